@@ -1,0 +1,49 @@
+package io.kegdb.engine;
+
+/**
+ * The in-memory index of a store: every live key mapped to the location of its newest record.
+ *
+ * <p>A location is an opaque non-negative {@code long} chosen by the store. Writes ({@link #put},
+ * {@link #remove}, {@link #replace}) are serialized by the caller; {@link #get} and cursors may run
+ * concurrently with them from any thread and see, per key, either the value before or after a write in
+ * progress. Cursors are weakly consistent, like those of {@link java.util.concurrent.ConcurrentSkipListMap}.
+ */
+interface KeyDir {
+
+    /** Returned when a key is absent. */
+    long NONE = -1L;
+
+    /** The location of {@code key}, or {@link #NONE}. */
+    long get(byte[] key);
+
+    /** Maps {@code key} to {@code location}; returns the previous location or {@link #NONE}. */
+    long put(byte[] key, long location);
+
+    /** Removes {@code key}; returns the previous location or {@link #NONE}. */
+    long remove(byte[] key);
+
+    /** Sets {@code key} to {@code update} only if it currently maps to {@code expected}. */
+    boolean replace(byte[] key, long expected, long update);
+
+    /** Number of keys. */
+    long size();
+
+    /** Memory held (heap and off-heap), estimated in bytes. */
+    long memoryBytes();
+
+    /**
+     * Keys with {@code fromInclusive <= key < toExclusive} (unsigned byte order; a null bound is open),
+     * ascending or descending. Reaching the first key costs O(log n).
+     */
+    Cursor cursor(byte[] fromInclusive, byte[] toExclusive, boolean descending);
+
+    /** Walks keys in order. Call {@link #next()} before reading the first entry. */
+    interface Cursor {
+        boolean next();
+
+        /** The current key; a fresh array the caller may keep. */
+        byte[] key();
+
+        long location();
+    }
+}

@@ -1,0 +1,48 @@
+package io.kegdb.engine;
+
+/**
+ * The seam between KegDB's SQL layer and its storage: a local {@link Bitcask}, an in-memory store, or a
+ * replicated store all implement it. Keys are ordered as unsigned bytes. Implementations are thread-safe.
+ *
+ * <p>I/O failures surface as {@link java.io.UncheckedIOException}; bad arguments as
+ * {@link IllegalArgumentException} naming the limit.
+ */
+public interface KvStore extends AutoCloseable {
+
+    /** The value of {@code key}, or null when absent. */
+    byte[] get(byte[] key);
+
+    /** Sets {@code key} to {@code value}. */
+    void put(byte[] key, byte[] value, Durability durability);
+
+    /** Removes {@code key}; true if it was present. */
+    boolean delete(byte[] key, Durability durability);
+
+    /**
+     * Applies every operation of {@code batch} atomically, also across a crash.
+     *
+     * @throws KeyExistsException if a {@code putIfAbsent} finds its key; nothing is written then
+     */
+    void write(WriteBatch batch, Durability durability);
+
+    /** Live pairs with {@code fromInclusive <= key < toExclusive} in ascending order; a null bound is open. */
+    KvIterator scan(byte[] fromInclusive, byte[] toExclusive);
+
+    /** Like {@link #scan(byte[], byte[])}, in descending key order. */
+    KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive);
+
+    /** Makes every write so far durable. */
+    void flush();
+
+    /** Counters describing the store. */
+    BitcaskStats stats();
+
+    /** Flushes and releases the store. Further calls fail with {@link IllegalStateException}. */
+    @Override
+    void close();
+
+    /** A new, empty store held in memory only; its data is gone when it is closed. */
+    static KvStore inMemory() {
+        return new MemoryStore();
+    }
+}

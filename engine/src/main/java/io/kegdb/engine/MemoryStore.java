@@ -1,0 +1,137 @@
+package io.kegdb.engine;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.nio.ByteBuffer;
+
+/** {@link KvStore#inMemory()}: a sorted map; batches are applied under one lock so readers never see half. */
+final class MemoryStore implements KvStore {
+
+    private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
+    private final Object writeLock = new Object();
+    private volatile boolean closed;
+
+    @Override
+    public byte[] get(byte[] key) {
+        checkOpen();
+        byte[] v = map.get(Objects.requireNonNull(key, "key"));
+        return v == null ? null : v.clone();
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        write(new WriteBatch().put(key, value), durability);
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        Objects.requireNonNull(key, "key");
+        synchronized (writeLock) {
+            checkOpen();
+            return map.remove(key) != null;
+        }
+    }
+
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        Objects.requireNonNull(batch, "batch");
+        synchronized (writeLock) {
+            checkOpen();
+            Set<ByteBuffer> added = new HashSet<>();
+            for (WriteBatch.Op op : batch.ops()) {
+                if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
+                    ByteBuffer k = ByteBuffer.wrap(op.key());
+                    if (map.containsKey(op.key()) || !added.add(k)) {
+                        throw new KeyExistsException(op.key());
+                    }
+                } else if (op.kind() == WriteBatch.Kind.PUT) {
+                    added.add(ByteBuffer.wrap(op.key()));
+                } else {
+                    added.remove(ByteBuffer.wrap(op.key()));
+                }
+            }
+            for (WriteBatch.Op op : batch.ops()) {
+                if (op.kind() == WriteBatch.Kind.DELETE) {
+                    map.remove(op.key());
+                } else {
+                    map.put(op.key().clone(), op.value().clone());
+                }
+            }
+        }
+    }
+
+    @Override
+    public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        return iterate(fromInclusive, toExclusive, false);
+    }
+
+    @Override
+    public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return iterate(fromInclusive, toExclusive, true);
+    }
+
+    private KvIterator iterate(byte[] from, byte[] to, boolean descending) {
+        checkOpen();
+        NavigableMap<byte[], byte[]> view = map;
+        if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            view = map.subMap(from, true, from, false);
+        } else if (from != null && to != null) {
+            view = map.subMap(from, true, to, false);
+        } else if (from != null) {
+            view = map.tailMap(from, true);
+        } else if (to != null) {
+            view = map.headMap(to, false);
+        }
+        Iterator<Map.Entry<byte[], byte[]>> it = (descending ? view.descendingMap() : view).entrySet().iterator();
+        return new KvIterator() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public KeyValue next() {
+                Map.Entry<byte[], byte[]> e = it.next();
+                return new KeyValue(e.getKey().clone(), e.getValue().clone());
+            }
+
+            @Override
+            public void close() {
+            }
+        };
+    }
+
+    @Override
+    public void flush() {
+        checkOpen();
+    }
+
+    @Override
+    public BitcaskStats stats() {
+        long bytes = 0;
+        for (Map.Entry<byte[], byte[]> e : map.entrySet()) {
+            bytes += e.getKey().length + e.getValue().length;
+        }
+        return new BitcaskStats(map.size(), 0, bytes, 0, 0, 0, List.copyOf(new ArrayList<>()));
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+        map.clear();
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("store is closed");
+        }
+    }
+}

@@ -1,0 +1,35 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvStore;
+
+import java.util.List;
+
+/**
+ * SQL over one {@link KvStore}: the catalog of key/value tables and the sessions that query them.
+ * One per open store; thread-safe. Closing it does not close the store.
+ */
+public interface SqlDatabase extends AutoCloseable {
+
+    /** Opens the catalog persisted in {@code store}, creating the default schema and table {@code KV} if new. */
+    static SqlDatabase open(KvStore store) throws SqlError {
+        throw new UnsupportedOperationException("SQL layer in progress");
+    }
+
+    /** A new session (one per JDBC connection), in autocommit mode, on the default schema. */
+    SqlSession newSession();
+
+    /** Name of the schema user tables live in by default ("PUBLIC"). */
+    String defaultSchema();
+
+    /** Every schema, the system schema "SYS" included. */
+    List<String> schemas();
+
+    /** Every table of every schema (user and system), for metadata browsing. */
+    List<TableInfo> tables();
+
+    /** The store under this database. */
+    KvStore store();
+
+    @Override
+    void close();
+}

@@ -1,0 +1,50 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.Durability;
+
+/**
+ * One connection's view of a {@link SqlDatabase}: statements, and a transaction overlay on the store
+ * (buffered writes, read-your-writes; commit = one atomic batch; rollback = discard). Not thread-safe:
+ * one thread at a time, as JDBC connections are used.
+ */
+public interface SqlSession extends AutoCloseable {
+
+    /** Parses, validates and plans {@code sql} once; plans are cached per statement text and catalog version. */
+    SqlStatement prepare(String sql) throws SqlError;
+
+    /** Prepares and executes {@code sql} without parameters. */
+    SqlResult execute(String sql) throws SqlError;
+
+    /** Autocommit (the default): each statement is written as its own atomic batch with {@link #durability()}. */
+    void setAutoCommit(boolean autoCommit) throws SqlError;
+
+    boolean autoCommit();
+
+    /** Durability of autocommitted statements and of {@link #commit()}. */
+    void setDurability(Durability durability);
+
+    Durability durability();
+
+    /** True while writes are buffered and not yet committed. */
+    boolean inTransaction();
+
+    /** Writes the buffered writes as one atomic batch; SQLState 40001 or 23505 if a check fails at commit. */
+    void commit() throws SqlError;
+
+    /** Discards the buffered writes. */
+    void rollback();
+
+    /** A read-only session rejects writes with SQLState 25006. */
+    void setReadOnly(boolean readOnly);
+
+    boolean readOnly();
+
+    /** Schema that unqualified table names resolve in. */
+    String schema();
+
+    void setSchema(String schema) throws SqlError;
+
+    /** Discards uncommitted writes and releases the session. */
+    @Override
+    void close();
+}
