@@ -21,7 +21,7 @@ import java.util.List;
 final class TestLogs {
 
     /** Where the storages under test keep their data: the engine, or the in-memory double before it lands. */
-    static final StoreOpener STORES = new ReopenableMemoryStores();
+    static final StoreOpener STORES = StoreOpener.bitcask(StoreOpener.LOG_SEGMENT_SIZE);
 
     private TestLogs() {
     }
