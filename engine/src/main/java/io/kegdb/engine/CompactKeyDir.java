@@ -44,6 +44,8 @@ final class CompactKeyDir implements KeyDir {
     private KeyHashIndex hash;
     private KeyOrderIndex order;
     private volatile long size;
+    /** Rebuilds done so far (writer state, read by tests). */
+    private int rebuilds;
 
     CompactKeyDir() {
         this.arena = new KeyArena();
@@ -216,7 +218,7 @@ final class CompactKeyDir implements KeyDir {
         KeyArena a = arena;
         for (KeyOrderIndex.Leaf leaf = order.firstLeaf(); leaf != null; leaf = leaf.next) {
             for (int i = 0; i < leaf.count; i++) {
-                int ref = leaf.refs[i];
+                int ref = leaf.ref(i);
                 loader.add(a.key(ref), a.location(ref));
             }
         }
@@ -226,6 +228,11 @@ final class CompactKeyDir implements KeyDir {
         hash = built.hash;
         order = built.order;
         lock.unlockWrite(stamp);
+        rebuilds++;
+    }
+
+    int rebuilds() {
+        return rebuilds;
     }
 
     @Override
@@ -349,7 +356,7 @@ final class CompactKeyDir implements KeyDir {
                     }
                     continue;
                 }
-                int ref = leaf.refs[i];
+                int ref = leaf.ref(i);
                 if (to != null && a.compare(ref, to, 0) >= 0) {
                     reachedEnd = true;
                     return true;
@@ -388,7 +395,7 @@ final class CompactKeyDir implements KeyDir {
                     }
                     continue;
                 }
-                int ref = leaf.refs[i];
+                int ref = leaf.ref(i);
                 if (from != null && a.compare(ref, from, 0) < 0) {
                     reachedEnd = true;
                     return true;
@@ -431,6 +438,8 @@ final class CompactKeyDir implements KeyDir {
         private int previous;
         private long count;
         private boolean built;
+        private final long[] pending = new long[256];
+        private int pendingCount;
 
         private Loader(long expectedKeys) {
             if (expectedKeys < 0) {
@@ -452,15 +461,30 @@ final class CompactKeyDir implements KeyDir {
                 throw new IllegalArgumentException("key #" + count + " (" + key.length
                         + " bytes) is not above the previous key: keys must be strictly ascending");
             }
-            if (hash.full()) {
-                hash = hash.grown();
-            }
             int ref = arena.allocate(key, location);
             previous = ref;
-            hash.insert(KeyHashIndex.tag(KeyHashIndex.hash(key)), ref);
+            pending[pendingCount++] = ((long) KeyHashIndex.tag(KeyHashIndex.hash(key)) << 32) | (ref & 0xFFFFFFFFL);
+            if (pendingCount == pending.length) {
+                flushPending();
+            }
             order.add(ref);
             count++;
             return this;
+        }
+
+        /**
+         * Inserts the buffered hash slots in one tight loop: the inserts are independent, so the CPU overlaps
+         * their cache misses instead of taking them one key at a time.
+         */
+        private void flushPending() {
+            for (int i = 0; i < pendingCount; i++) {
+                if (hash.full()) {
+                    hash = hash.grown();
+                }
+                long v = pending[i];
+                hash.insert((int) (v >>> 32), (int) v);
+            }
+            pendingCount = 0;
         }
 
         CompactKeyDir build() {
@@ -468,6 +492,7 @@ final class CompactKeyDir implements KeyDir {
                 throw new IllegalStateException("loader already built");
             }
             built = true;
+            flushPending();
             return new CompactKeyDir(arena, hash, order.build(), count);
         }
     }

@@ -25,22 +25,30 @@ final class KeyOrderIndex {
     private static final int BUILD_LEAF_FILL = LEAF_CAPACITY * 7 / 8;
     private static final int BUILD_INNER_FILL = INNER_CAPACITY * 7 / 8;
     private static final byte[] EMPTY = new byte[0];
-    private static final long LEAF_BYTES = 40 + 2 * (16 + 4L * LEAF_CAPACITY);
-    private static final long INNER_BYTES = 24 + 16 + 4L * (INNER_CAPACITY - 1) + 16 + 4L * INNER_CAPACITY;
+    private static final long LEAF_BYTES = 32 + 16 + 8L * LEAF_CAPACITY;
+    private static final long INNER_BYTES = 32 + 2 * (16 + 4L * (INNER_CAPACITY - 1)) + 16 + 4L * INNER_CAPACITY;
 
     static final class Leaf {
-        final int[] refs = new int[LEAF_CAPACITY];
-        final int[] partials = new int[LEAF_CAPACITY];
+        /** Per entry: partial key (high 32 bits) and arena reference (low 32 bits), in key order. */
+        final long[] slots = new long[LEAF_CAPACITY];
         int count;
         /** Bytes every key in this leaf starts with. */
         byte[] prefix = EMPTY;
         Leaf next;
         Leaf prev;
+
+        int ref(int i) {
+            return (int) slots[i];
+        }
     }
 
     static final class Inner {
         /** seps[i] separates children[i] (keys below it) from children[i + 1] (keys at or above it). */
         final byte[][] seps = new byte[INNER_CAPACITY - 1][];
+        /** Partial keys of the separators after {@link #prefix}, so a search reads few separator arrays. */
+        final int[] partials = new int[INNER_CAPACITY - 1];
+        /** Bytes every separator in this node starts with. */
+        byte[] prefix = EMPTY;
         final Object[] children = new Object[INNER_CAPACITY];
         int count;
     }
@@ -95,13 +103,33 @@ final class KeyOrderIndex {
         return (Leaf) node;
     }
 
+    /** The number of separators at or below {@code key}: the child whose range holds it. */
     private static int childIndex(Inner in, byte[] key) {
+        byte[] prefix = in.prefix;
+        int c = prefix.length;
+        int n = in.count - 1;
+        if (c > 0) {
+            int cmp = Arrays.compareUnsigned(key, 0, Math.min(c, key.length), prefix, 0, c);
+            if (cmp < 0) {
+                return 0;
+            }
+            if (cmp > 0) {
+                return n;
+            }
+        }
+        int kp = partial(key, c);
+        int[] partials = in.partials;
         byte[][] seps = in.seps;
         int lo = 0;
-        int hi = in.count - 2;
+        int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            if (Arrays.compareUnsigned(seps[mid], key) <= 0) {
+            int cmp = Integer.compareUnsigned(partials[mid], kp);
+            if (cmp == 0) {
+                byte[] sep = seps[mid];
+                cmp = Arrays.compareUnsigned(sep, c, sep.length, key, c, key.length);
+            }
+            if (cmp <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
@@ -110,6 +138,7 @@ final class KeyOrderIndex {
         return lo;
     }
 
+    /** Up to 4 bytes of {@code key} from {@code from} on, big-endian, zero-padded. */
     static int partial(byte[] key, int from) {
         int p = 0;
         for (int i = 0; i < 4; i++) {
@@ -117,6 +146,10 @@ final class KeyOrderIndex {
             p = (p << 8) | (at < key.length ? key[at] & 0xFF : 0);
         }
         return p;
+    }
+
+    private static long slot(int partial, int ref) {
+        return ((long) partial << 32) | (ref & 0xFFFFFFFFL);
     }
 
     /** Index of {@code key} in the leaf, or {@code -(insertion point + 1)}. */
@@ -133,16 +166,16 @@ final class KeyOrderIndex {
                 return -(n + 1);
             }
         }
-        int kp = partial(key, c);
-        int[] partials = leaf.partials;
-        int[] refs = leaf.refs;
+        long kp = partial(key, c) & 0xFFFFFFFFL;
+        long[] slots = leaf.slots;
         int lo = 0;
         int hi = n - 1;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int cmp = Integer.compareUnsigned(partials[mid], kp);
+            long v = slots[mid];
+            int cmp = Long.compare(v >>> 32, kp);
             if (cmp == 0) {
-                cmp = arena.compare(refs[mid], key, c);
+                cmp = arena.compare((int) v, key, c);
             }
             if (cmp < 0) {
                 lo = mid + 1;
@@ -170,7 +203,7 @@ final class KeyOrderIndex {
         Leaf leaf = (Leaf) node;
         if (leaf.count == LEAF_CAPACITY) {
             Leaf right = splitLeaf(leaf);
-            byte[] sep = shortestSeparator(leaf.refs[leaf.count - 1], right.refs[0]);
+            byte[] sep = shortestSeparator(leaf.ref(leaf.count - 1), right.ref(0));
             insertIntoParent(path, pathIndex, height - 1, sep, right);
             if (Arrays.compareUnsigned(key, sep) >= 0) {
                 leaf = right;
@@ -190,9 +223,7 @@ final class KeyOrderIndex {
             if (m >= 0) {
                 // The key leaves the shared prefix: shorten it and recompute the partial keys.
                 setPrefix(leaf, Arrays.copyOf(prefix, m));
-                for (int i = 0; i < n; i++) {
-                    leaf.partials[i] = arena.partial(leaf.refs[i], m);
-                }
+                repartition(leaf);
             }
         }
         int s = search(leaf, key);
@@ -200,11 +231,18 @@ final class KeyOrderIndex {
             throw new IllegalStateException("key already in the order index");
         }
         int pos = -(s + 1);
-        System.arraycopy(leaf.refs, pos, leaf.refs, pos + 1, n - pos);
-        System.arraycopy(leaf.partials, pos, leaf.partials, pos + 1, n - pos);
-        leaf.refs[pos] = ref;
-        leaf.partials[pos] = partial(key, leaf.prefix.length);
+        System.arraycopy(leaf.slots, pos, leaf.slots, pos + 1, n - pos);
+        leaf.slots[pos] = slot(partial(key, leaf.prefix.length), ref);
         leaf.count = n + 1;
+    }
+
+    /** Recomputes a leaf's partial keys after its prefix changed. */
+    private void repartition(Leaf leaf) {
+        int c = leaf.prefix.length;
+        for (int i = 0; i < leaf.count; i++) {
+            int ref = leaf.ref(i);
+            leaf.slots[i] = slot(arena.partial(ref, c), ref);
+        }
     }
 
     private void setPrefix(Leaf leaf, byte[] prefix) {
@@ -217,8 +255,7 @@ final class KeyOrderIndex {
         Leaf right = new Leaf();
         int mid = leaf.count / 2;
         int moved = leaf.count - mid;
-        System.arraycopy(leaf.refs, mid, right.refs, 0, moved);
-        System.arraycopy(leaf.partials, mid, right.partials, 0, moved);
+        System.arraycopy(leaf.slots, mid, right.slots, 0, moved);
         right.count = moved;
         right.prefix = leaf.prefix;
         arrayBytes += arrayBytes(right.prefix);
@@ -239,13 +276,10 @@ final class KeyOrderIndex {
 
     /** Lengthens a leaf's shared prefix to what its keys now share, for sharper partial keys. */
     private void tightenPrefix(Leaf leaf) {
-        int n = leaf.count;
-        int c = arena.commonPrefix(leaf.refs[0], leaf.refs[n - 1]);
+        int c = arena.commonPrefix(leaf.ref(0), leaf.ref(leaf.count - 1));
         if (c > leaf.prefix.length) {
-            setPrefix(leaf, Arrays.copyOf(arena.key(leaf.refs[0]), c));
-            for (int i = 0; i < n; i++) {
-                leaf.partials[i] = arena.partial(leaf.refs[i], c);
-            }
+            setPrefix(leaf, Arrays.copyOf(arena.key(leaf.ref(0)), c));
+            repartition(leaf);
         }
     }
 
@@ -273,10 +307,15 @@ final class KeyOrderIndex {
             int movedChildren = in.count - mid;
             System.arraycopy(in.children, mid, upper.children, 0, movedChildren);
             System.arraycopy(in.seps, mid, upper.seps, 0, movedChildren - 1);
+            System.arraycopy(in.partials, mid, upper.partials, 0, movedChildren - 1);
             Arrays.fill(in.children, mid, in.count, null);
             Arrays.fill(in.seps, mid - 1, in.count - 1, null);
             upper.count = movedChildren;
+            upper.prefix = in.prefix;
+            arrayBytes += arrayBytes(upper.prefix);
             in.count = mid;
+            tightenPrefix(in);
+            tightenPrefix(upper);
             if (at < mid) {
                 insertAt(in, at, sep, right);
             } else {
@@ -289,21 +328,55 @@ final class KeyOrderIndex {
         Inner newRoot = new Inner();
         inners++;
         newRoot.children[0] = root;
-        newRoot.children[1] = right;
-        newRoot.seps[0] = sep;
-        newRoot.count = 2;
+        newRoot.count = 1;
+        insertAt(newRoot, 0, sep, right);
         root = newRoot;
         height++;
     }
 
     /** Puts {@code sep} and {@code right} just after child {@code at}. */
-    private static void insertAt(Inner in, int at, byte[] sep, Object right) {
+    private void insertAt(Inner in, int at, byte[] sep, Object right) {
         int n = in.count;
+        if (n == 1) {
+            setPrefix(in, sep);
+        } else {
+            byte[] prefix = in.prefix;
+            int m = Arrays.mismatch(sep, 0, Math.min(sep.length, prefix.length), prefix, 0, prefix.length);
+            if (m >= 0) {
+                setPrefix(in, Arrays.copyOf(prefix, m));
+                repartition(in);
+            }
+        }
         System.arraycopy(in.children, at + 1, in.children, at + 2, n - at - 1);
         System.arraycopy(in.seps, at, in.seps, at + 1, n - 1 - at);
+        System.arraycopy(in.partials, at, in.partials, at + 1, n - 1 - at);
         in.children[at + 1] = right;
         in.seps[at] = sep;
+        in.partials[at] = partial(sep, in.prefix.length);
         in.count = n + 1;
+    }
+
+    private static void repartition(Inner in) {
+        int c = in.prefix.length;
+        for (int i = 0; i < in.count - 1; i++) {
+            in.partials[i] = partial(in.seps[i], c);
+        }
+    }
+
+    private void tightenPrefix(Inner in) {
+        byte[] firstSep = in.seps[0];
+        byte[] lastSep = in.seps[in.count - 2];
+        int m = Arrays.mismatch(firstSep, lastSep);
+        int c = m < 0 ? firstSep.length : m;
+        if (c > in.prefix.length) {
+            setPrefix(in, Arrays.copyOf(firstSep, c));
+            repartition(in);
+        }
+    }
+
+    private void setPrefix(Inner in, byte[] prefix) {
+        arrayBytes += arrayBytes(prefix) - arrayBytes(in.prefix);
+        in.prefix = prefix;
     }
 
     /** Removes the entry with {@code key}; returns whether it was present. */
@@ -314,8 +387,7 @@ final class KeyOrderIndex {
             return false;
         }
         int n = leaf.count;
-        System.arraycopy(leaf.refs, i + 1, leaf.refs, i, n - i - 1);
-        System.arraycopy(leaf.partials, i + 1, leaf.partials, i, n - i - 1);
+        System.arraycopy(leaf.slots, i + 1, leaf.slots, i, n - i - 1);
         leaf.count = n - 1;
         keys--;
         return true;
@@ -340,13 +412,13 @@ final class KeyOrderIndex {
                 Leaf next = new Leaf();
                 tree.leaves++;
                 tree.arrayBytes += arrayBytes(EMPTY);
-                seps.add(tree.shortestSeparator(current.refs[current.count - 1], ref));
+                seps.add(tree.shortestSeparator(current.ref(current.count - 1), ref));
                 nodes.add(current);
                 current.next = next;
                 next.prev = current;
                 current = next;
             }
-            current.refs[current.count++] = ref;
+            current.slots[current.count++] = ref & 0xFFFFFFFFL;
             tree.keys++;
         }
 
@@ -354,11 +426,9 @@ final class KeyOrderIndex {
             if (leaf.count == 0) {
                 return;
             }
-            int c = tree.arena.commonPrefix(leaf.refs[0], leaf.refs[leaf.count - 1]);
-            tree.setPrefix(leaf, Arrays.copyOf(tree.arena.key(leaf.refs[0]), c));
-            for (int i = 0; i < leaf.count; i++) {
-                leaf.partials[i] = tree.arena.partial(leaf.refs[i], c);
-            }
+            int c = tree.arena.commonPrefix(leaf.ref(0), leaf.ref(leaf.count - 1));
+            tree.setPrefix(leaf, c == 0 ? EMPTY : Arrays.copyOf(tree.arena.key(leaf.ref(0)), c));
+            tree.repartition(leaf);
         }
 
         KeyOrderIndex build() {
@@ -388,6 +458,8 @@ final class KeyOrderIndex {
                         }
                     }
                     in.count = take;
+                    tree.tightenPrefix(in);
+                    repartition(in);
                     if (i > 0) {
                         upSeps.add(levelSeps.get(i - 1));
                     }
