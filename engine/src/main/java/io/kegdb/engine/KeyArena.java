@@ -72,7 +72,7 @@ final class KeyArena {
     private int bump(int bytes) {
         byte[] page = pages[tailPage];
         if (tailOffset + bytes > page.length) {
-            if (page.length < PAGE_BYTES) {
+            if (page.length < PAGE_BYTES && tailOffset + bytes <= PAGE_BYTES) {
                 int grown = page.length;
                 while (grown < tailOffset + bytes) {
                     grown <<= 1;

@@ -34,6 +34,9 @@ final class KeyOrderIndex {
         int count;
         /** Bytes every key in this leaf starts with. */
         byte[] prefix = EMPTY;
+        /** The prefix's length and first 8 bytes, so that most searches need not read the prefix array. */
+        int prefixLength;
+        long prefixHead;
         Leaf next;
         Leaf prev;
 
@@ -49,6 +52,8 @@ final class KeyOrderIndex {
         final int[] partials = new int[INNER_CAPACITY - 1];
         /** Bytes every separator in this node starts with. */
         byte[] prefix = EMPTY;
+        int prefixLength;
+        long prefixHead;
         final Object[] children = new Object[INNER_CAPACITY];
         int count;
     }
@@ -69,11 +74,10 @@ final class KeyOrderIndex {
         Leaf leaf = new Leaf();
         root = first = last = leaf;
         leaves = 1;
-        arrayBytes = arrayBytes(EMPTY);
     }
 
     private static long arrayBytes(byte[] a) {
-        return 16 + ((a.length + 7) & ~7);
+        return a == EMPTY ? 0 : 16 + ((a.length + 7) & ~7);
     }
 
     Leaf firstLeaf() {
@@ -105,11 +109,10 @@ final class KeyOrderIndex {
 
     /** The number of separators at or below {@code key}: the child whose range holds it. */
     private static int childIndex(Inner in, byte[] key) {
-        byte[] prefix = in.prefix;
-        int c = prefix.length;
+        int c = in.prefixLength;
         int n = in.count - 1;
         if (c > 0) {
-            int cmp = Arrays.compareUnsigned(key, 0, Math.min(c, key.length), prefix, 0, c);
+            int cmp = comparePrefix(key, in.prefix, c, in.prefixHead);
             if (cmp < 0) {
                 return 0;
             }
@@ -138,6 +141,27 @@ final class KeyOrderIndex {
         return lo;
     }
 
+    /**
+     * Sign of the key's start against a {@code c}-byte prefix whose first 8 bytes are {@code head}; a key that
+     * is a proper prefix of it is below it.
+     */
+    private static int comparePrefix(byte[] key, byte[] prefix, int c, long head) {
+        if (c > 8) {
+            return Arrays.compareUnsigned(key, 0, Math.min(c, key.length), prefix, 0, c);
+        }
+        int cmp = Long.compareUnsigned(head(key, Math.min(c, key.length)), head);
+        return cmp == 0 && key.length < c ? -1 : cmp;
+    }
+
+    /** The first {@code n} (at most 8) bytes of {@code b}, big-endian, zero-padded to 8 bytes. */
+    private static long head(byte[] b, int n) {
+        long h = 0;
+        for (int i = 0; i < 8; i++) {
+            h = (h << 8) | (i < n ? b[i] & 0xFF : 0);
+        }
+        return h;
+    }
+
     /** Up to 4 bytes of {@code key} from {@code from} on, big-endian, zero-padded. */
     static int partial(byte[] key, int from) {
         int p = 0;
@@ -154,11 +178,10 @@ final class KeyOrderIndex {
 
     /** Index of {@code key} in the leaf, or {@code -(insertion point + 1)}. */
     int search(Leaf leaf, byte[] key) {
-        byte[] prefix = leaf.prefix;
+        int c = leaf.prefixLength;
         int n = leaf.count;
-        int c = prefix.length;
         if (c > 0) {
-            int cmp = Arrays.compareUnsigned(key, 0, Math.min(c, key.length), prefix, 0, c);
+            int cmp = comparePrefix(key, leaf.prefix, c, leaf.prefixHead);
             if (cmp < 0) {
                 return -1;
             }
@@ -248,6 +271,8 @@ final class KeyOrderIndex {
     private void setPrefix(Leaf leaf, byte[] prefix) {
         arrayBytes += arrayBytes(prefix) - arrayBytes(leaf.prefix);
         leaf.prefix = prefix;
+        leaf.prefixLength = prefix.length;
+        leaf.prefixHead = head(prefix, Math.min(8, prefix.length));
     }
 
     /** Moves the upper half of a full leaf to a new right sibling and returns it. */
@@ -257,8 +282,7 @@ final class KeyOrderIndex {
         int moved = leaf.count - mid;
         System.arraycopy(leaf.slots, mid, right.slots, 0, moved);
         right.count = moved;
-        right.prefix = leaf.prefix;
-        arrayBytes += arrayBytes(right.prefix);
+        setPrefix(right, leaf.prefix);
         leaf.count = mid;
         tightenPrefix(leaf);
         tightenPrefix(right);
@@ -311,8 +335,7 @@ final class KeyOrderIndex {
             Arrays.fill(in.children, mid, in.count, null);
             Arrays.fill(in.seps, mid - 1, in.count - 1, null);
             upper.count = movedChildren;
-            upper.prefix = in.prefix;
-            arrayBytes += arrayBytes(upper.prefix);
+            setPrefix(upper, in.prefix);
             in.count = mid;
             tightenPrefix(in);
             tightenPrefix(upper);
@@ -377,6 +400,8 @@ final class KeyOrderIndex {
     private void setPrefix(Inner in, byte[] prefix) {
         arrayBytes += arrayBytes(prefix) - arrayBytes(in.prefix);
         in.prefix = prefix;
+        in.prefixLength = prefix.length;
+        in.prefixHead = head(prefix, Math.min(8, prefix.length));
     }
 
     /** Removes the entry with {@code key}; returns whether it was present. */
@@ -411,7 +436,6 @@ final class KeyOrderIndex {
                 finishLeaf(current);
                 Leaf next = new Leaf();
                 tree.leaves++;
-                tree.arrayBytes += arrayBytes(EMPTY);
                 seps.add(tree.shortestSeparator(current.ref(current.count - 1), ref));
                 nodes.add(current);
                 current.next = next;

@@ -242,6 +242,23 @@ class CompactKeyDirTest {
     }
 
     @Test
+    void largestKeysFillWholePages() {
+        CompactKeyDir dir = new CompactKeyDir();
+        NavigableMap<byte[], Long> model = newModel();
+        for (int i = 0; i < 5; i++) {
+            byte[] small = {(byte) i};
+            byte[] large = new byte[KeyArena.MAX_KEY_LENGTH];
+            Arrays.fill(large, (byte) (0x80 + i));
+            dir.put(small, i);
+            dir.put(large, 100 + i);
+            model.put(small, (long) i);
+            model.put(large, 100L + i);
+        }
+        assertSameContents(model, dir, new Random(5));
+        assertTrue(dir.memoryBytes() > 5L * KeyArena.MAX_KEY_LENGTH);
+    }
+
+    @Test
     void loaderBuildsTheSameDirectoryAsPuts() {
         Random rnd = new Random(3);
         for (int n : new int[] {0, 1, 111, 112, 113, 5_000, 100_000}) {
