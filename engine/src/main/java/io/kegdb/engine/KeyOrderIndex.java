@@ -120,19 +120,23 @@ final class KeyOrderIndex {
                 return n;
             }
         }
-        int kp = partial(key, c);
+        // As in a leaf: scan the partial keys, then binary-search the ties by their full separators.
+        long kp = partial(key, c) & 0xFFFFFFFFL;
         int[] partials = in.partials;
         byte[][] seps = in.seps;
         int lo = 0;
-        int hi = n - 1;
+        while (lo < n && (partials[lo] & 0xFFFFFFFFL) < kp) {
+            lo++;
+        }
+        int hi = lo;
+        while (hi < n && (partials[hi] & 0xFFFFFFFFL) == kp) {
+            hi++;
+        }
+        hi--;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            int cmp = Integer.compareUnsigned(partials[mid], kp);
-            if (cmp == 0) {
-                byte[] sep = seps[mid];
-                cmp = Arrays.compareUnsigned(sep, c, sep.length, key, c, key.length);
-            }
-            if (cmp <= 0) {
+            byte[] sep = seps[mid];
+            if (Arrays.compareUnsigned(sep, c, sep.length, key, c, key.length) <= 0) {
                 lo = mid + 1;
             } else {
                 hi = mid - 1;
@@ -189,17 +193,22 @@ final class KeyOrderIndex {
                 return -(n + 1);
             }
         }
+        // Scan the partial keys in order (the hardware prefetcher streams the array, where a binary search
+        // would take one dependent cache miss per step), then binary-search the ties by their full keys.
         long kp = partial(key, c) & 0xFFFFFFFFL;
         long[] slots = leaf.slots;
         int lo = 0;
-        int hi = n - 1;
+        while (lo < n && slots[lo] >>> 32 < kp) {
+            lo++;
+        }
+        int hi = lo;
+        while (hi < n && slots[hi] >>> 32 == kp) {
+            hi++;
+        }
+        hi--;
         while (lo <= hi) {
             int mid = (lo + hi) >>> 1;
-            long v = slots[mid];
-            int cmp = Long.compare(v >>> 32, kp);
-            if (cmp == 0) {
-                cmp = arena.compare((int) v, key, c);
-            }
+            int cmp = arena.compare((int) slots[mid], key, c);
             if (cmp < 0) {
                 lo = mid + 1;
             } else if (cmp > 0) {
