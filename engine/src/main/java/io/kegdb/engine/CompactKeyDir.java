@@ -60,7 +60,10 @@ final class CompactKeyDir implements KeyDir {
         this.size = size;
     }
 
-    /** Starts a bulk build from keys given in strictly ascending unsigned order. */
+    /**
+     * Starts a bulk build from keys given in strictly ascending unsigned order; {@code expectedKeys} sizes
+     * the hash index up front (an overestimate is trimmed when built, an underestimate grows it).
+     */
     static Loader loader(long expectedKeys) {
         return new Loader(expectedKeys);
     }
@@ -493,6 +496,8 @@ final class CompactKeyDir implements KeyDir {
             }
             built = true;
             flushPending();
+            // The expected count may have been an overestimate (hint files repeat overwritten keys).
+            hash = hash.trimmed();
             return new CompactKeyDir(arena, hash, order.build(), count);
         }
     }

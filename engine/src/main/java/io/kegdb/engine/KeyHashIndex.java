@@ -28,10 +28,15 @@ final class KeyHashIndex {
     private int count;
 
     KeyHashIndex(long expectedKeys) {
-        long want = Math.max(MIN_CAPACITY, expectedKeys + expectedKeys / 3 + 1);
-        int capacity = want >= MAX_CAPACITY ? MAX_CAPACITY : Integer.highestOneBit((int) want - 1) << 1;
+        int capacity = capacityFor(expectedKeys);
         slots = new long[capacity];
         shift = 32 - Integer.numberOfTrailingZeros(capacity);
+    }
+
+    /** The smallest power-of-two slot count that holds {@code keys} at most 3/4 full. */
+    private static int capacityFor(long keys) {
+        long want = Math.max(MIN_CAPACITY, keys + keys / 3 + 1);
+        return want >= MAX_CAPACITY ? MAX_CAPACITY : Integer.highestOneBit((int) want - 1) << 1;
     }
 
     static long hash(byte[] key) {
@@ -75,7 +80,16 @@ final class KeyHashIndex {
 
     /** A copy twice as large; this table stays usable (for readers) and unchanged. */
     KeyHashIndex grown() {
-        KeyHashIndex g = new KeyHashIndex((long) slots.length * 2 * 3 / 4 - 1);
+        return copySizedFor((long) slots.length * 2 * 3 / 4 - 1);
+    }
+
+    /** This table, or a smaller copy if it has more slots than its keys need. */
+    KeyHashIndex trimmed() {
+        return capacityFor(count) < slots.length ? copySizedFor(count) : this;
+    }
+
+    private KeyHashIndex copySizedFor(long keys) {
+        KeyHashIndex g = new KeyHashIndex(keys);
         for (long v : slots) {
             if ((int) v != 0) {
                 g.insert((int) (v >>> 32), (int) v);

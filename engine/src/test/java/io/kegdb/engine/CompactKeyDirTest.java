@@ -296,6 +296,21 @@ class CompactKeyDirTest {
     }
 
     @Test
+    void loaderTrimsAnOverestimatedHashIndex() {
+        CompactKeyDir.Loader generous = CompactKeyDir.loader(1_000_000);
+        CompactKeyDir.Loader exact = CompactKeyDir.loader(1_000);
+        for (int i = 0; i < 1_000; i++) {
+            byte[] key = {(byte) (i >>> 8), (byte) i};
+            generous.add(key, i);
+            exact.add(key, i);
+        }
+        CompactKeyDir a = generous.build();
+        CompactKeyDir b = exact.build();
+        assertEquals(b.memoryBytes(), a.memoryBytes());
+        assertEquals(999, a.get(new byte[] {3, (byte) 231}));
+    }
+
+    @Test
     void loaderRejectsUnorderedInput() {
         CompactKeyDir.Loader loader = CompactKeyDir.loader(4);
         loader.add(new byte[] {1}, 1);
