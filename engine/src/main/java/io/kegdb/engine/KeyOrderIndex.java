@@ -234,7 +234,11 @@ final class KeyOrderIndex {
         }
         Leaf leaf = (Leaf) node;
         if (leaf.count == LEAF_CAPACITY) {
-            Leaf right = splitLeaf(leaf);
+            // Keys arriving in order (appends at a leaf's end, or at its start when descending) would leave
+            // every leaf half full after an even split; split next to the insertion point instead.
+            int pos = -(search(leaf, key) + 1);
+            int splitAt = pos == LEAF_CAPACITY ? LEAF_CAPACITY - 1 : pos == 0 ? 1 : LEAF_CAPACITY / 2;
+            Leaf right = splitLeaf(leaf, splitAt);
             byte[] sep = shortestSeparator(leaf.ref(leaf.count - 1), right.ref(0));
             insertIntoParent(path, pathIndex, height - 1, sep, right);
             if (Arrays.compareUnsigned(key, sep) >= 0) {
@@ -284,10 +288,9 @@ final class KeyOrderIndex {
         leaf.prefixHead = head(prefix, Math.min(8, prefix.length));
     }
 
-    /** Moves the upper half of a full leaf to a new right sibling and returns it. */
-    private Leaf splitLeaf(Leaf leaf) {
+    /** Moves the entries from {@code mid} on to a new right sibling and returns it. */
+    private Leaf splitLeaf(Leaf leaf, int mid) {
         Leaf right = new Leaf();
-        int mid = leaf.count / 2;
         int moved = leaf.count - mid;
         System.arraycopy(leaf.slots, mid, right.slots, 0, moved);
         right.count = moved;
