@@ -89,10 +89,38 @@ final class KeyConditions {
                 rest.add(conjuncts.get(i));
             }
         }
-        if (chosen == null) {
+        if (chosen != null) {
+            return new Split(new KeyPredicate(chosen), rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest));
+        }
+        // Last, LIKE 'p%x': the scan reads the keys starting with p; the whole condition stays a filter.
+        for (RexNode c : conjuncts) {
+            String prefix = likePrefix(c);
+            if (prefix != null) {
+                return new Split(new KeyPredicate(List.of(KeyRange.startingWith(KeyOperand.literal(prefix)))), condition);
+            }
+        }
+        return null;
+    }
+
+    /** The literal text before the first wildcard of {@code K LIKE 'pattern'}, or null if there is none. */
+    private String likePrefix(RexNode node) {
+        if (node.getKind() != SqlKind.LIKE || def.keyType() != ColumnType.VARCHAR) {
             return null;
         }
-        return new Split(new KeyPredicate(chosen), rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest));
+        RexCall call = (RexCall) node;
+        if (call.operands.size() != 2 || !isKey(call.operands.get(0))
+                || !(call.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        String pattern = lit.getValueAs(String.class);
+        if (pattern == null || pattern.indexOf('\\') >= 0) {
+            return null;
+        }
+        int end = 0;
+        while (end < pattern.length() && pattern.charAt(end) != '%' && pattern.charAt(end) != '_') {
+            end++;
+        }
+        return end == 0 ? null : pattern.substring(0, end);
     }
 
     private record Bound(KeyOperand operand, boolean lower, boolean inclusive) {
