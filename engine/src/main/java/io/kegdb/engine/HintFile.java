@@ -1,0 +1,258 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.zip.CRC32C;
+
+/**
+ * The index of one sealed segment, so that opening a store reads keys and locations instead of all data.
+ * Entries are sorted by key and hold each key once (its last committed record in the segment). Layout,
+ * big-endian:
+ *
+ * <pre>
+ * magic "KEGDBHNT" | version u16 | reserved u16 | segment length u64 | entries u32
+ * entry*: keyLen u16 | flags u8 (1 = tombstone) | offset u32 | size u32 | key
+ * crc32c u32 of everything before it
+ * </pre>
+ *
+ * A hint that fails its CRC, or describes a segment of another length, is ignored (the data is scanned).
+ */
+final class HintFile {
+
+    static final String SUFFIX = ".hint";
+    private static final byte[] MAGIC = {'K', 'E', 'G', 'D', 'B', 'H', 'N', 'T'};
+    private static final int HEADER = 8 + 2 + 2 + 8 + 4;
+    private static final int ENTRY_HEADER = 2 + 1 + 4 + 4;
+
+    /** One hint entry. */
+    record Entry(byte[] key, boolean tombstone, int offset, int size) {
+    }
+
+    private HintFile() {
+    }
+
+    static Path pathFor(Segment segment) {
+        return segment.path().resolveSibling(Segment.fileName(segment.id(), SUFFIX));
+    }
+
+    /** Builds the hint of {@code segment} from its data and writes it atomically (temp file, fsync, rename). */
+    static void write(Segment segment) throws IOException {
+        ByteBuffer buf = segment.buffer();
+        int limit = (int) segment.length();
+        int[][] found = {new int[1024], new int[1024]};
+        int[] n = {0};
+        SegmentScanner.scan(buf, limit, false, (type, offset, size) -> {
+            if (n[0] == found[0].length) {
+                found[0] = Arrays.copyOf(found[0], n[0] * 2);
+                found[1] = Arrays.copyOf(found[1], n[0] * 2);
+            }
+            found[0][n[0]] = offset;
+            found[1][n[0]++] = size;
+        });
+        int[] offsets = found[0];
+        int[] sizes = found[1];
+        int count = n[0];
+        // Sort record indexes by key, then file position; an 8-byte key prefix settles most comparisons.
+        long[] prefix = new long[count];
+        for (int i = 0; i < count; i++) {
+            prefix[i] = keyPrefix(buf, offsets[i]);
+        }
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (x, y) -> {
+            int c = Long.compareUnsigned(prefix[x], prefix[y]);
+            if (c == 0) {
+                c = compareKeys(buf, offsets[x], offsets[y]);
+            }
+            return c != 0 ? c : Integer.compare(offsets[x], offsets[y]);
+        });
+        List<int[]> last = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int x = order[i];
+            if (i + 1 < count && prefix[x] == prefix[order[i + 1]]
+                    && compareKeys(buf, offsets[x], offsets[order[i + 1]]) == 0) {
+                continue; // a newer record of the same key follows
+            }
+            last.add(new int[] {offsets[x], sizes[x]});
+        }
+        long bytes = HEADER + 4;
+        for (int[] r : last) {
+            bytes += ENTRY_HEADER + RecordFormat.keyLength(buf, r[0]);
+        }
+        if (bytes > Integer.MAX_VALUE) {
+            throw new IOException(segment.path() + ": hint would exceed 2 GiB");
+        }
+        ByteBuffer out = ByteBuffer.allocate((int) bytes);
+        out.put(MAGIC).putShort((short) 1).putShort((short) 0).putLong(limit).putInt(last.size());
+        for (int[] r : last) {
+            int keyLen = RecordFormat.keyLength(buf, r[0]);
+            out.putShort((short) keyLen);
+            out.put(RecordFormat.isDelete(RecordFormat.type(buf, r[0])) ? (byte) 1 : (byte) 0);
+            out.putInt(r[0]).putInt(r[1]);
+            out.put(buf.slice(r[0] + RecordFormat.HEADER_SIZE, keyLen));
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(out.array(), 0, out.position());
+        out.putInt((int) crc.getValue());
+        out.flip();
+        Path target = pathFor(segment);
+        Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+                StandardOpenOption.WRITE)) {
+            while (out.hasRemaining()) {
+                ch.write(out);
+            }
+            ch.force(true);
+        }
+        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        Directories.sync(target.getParent());
+    }
+
+    /** The entries of {@code segment}'s hint, or null if there is no usable hint. */
+    static List<Entry> read(Segment segment) throws IOException {
+        Cursor c = open(segment);
+        if (c == null) {
+            return null;
+        }
+        List<Entry> entries = new ArrayList<>(c.count());
+        while (c.next()) {
+            entries.add(new Entry(c.key(), c.tombstone(), c.offset(), c.size()));
+        }
+        return entries;
+    }
+
+    /**
+     * A cursor over {@code segment}'s hint, whose checksum and every entry's bounds were verified up front,
+     * or null if there is no usable hint.
+     */
+    static Cursor open(Segment segment) throws IOException {
+        byte[] bytes;
+        try {
+            bytes = Files.readAllBytes(pathFor(segment));
+        } catch (NoSuchFileException e) {
+            return null;
+        }
+        ByteBuffer b = ByteBuffer.wrap(bytes);
+        if (bytes.length < HEADER + 4 || !Arrays.equals(bytes, 0, 8, MAGIC, 0, 8)) {
+            return null;
+        }
+        CRC32C crc = new CRC32C();
+        crc.update(bytes, 0, bytes.length - 4);
+        if ((int) crc.getValue() != b.getInt(bytes.length - 4) || b.getShort(8) != 1
+                || b.getLong(12) != segment.length()) {
+            return null;
+        }
+        int n = b.getInt(20);
+        int p = HEADER;
+        int end = bytes.length - 4;
+        for (int i = 0; i < n; i++) {
+            if (p + ENTRY_HEADER > end) {
+                return null;
+            }
+            int keyLen = b.getShort(p) & 0xFFFF;
+            int offset = b.getInt(p + 3);
+            int size = b.getInt(p + 7);
+            if (p + ENTRY_HEADER + keyLen > end || offset < SegmentHeader.SIZE || size < RecordFormat.HEADER_SIZE
+                    || (long) offset + size > segment.length()) {
+                return null;
+            }
+            p += ENTRY_HEADER + keyLen;
+        }
+        return p == end ? new Cursor(bytes, n) : null;
+    }
+
+    /** Walks a verified hint's entries in key order without copying keys until asked. */
+    static final class Cursor {
+        private final byte[] bytes;
+        private final int count;
+        private int next = HEADER;
+        private int at = -1;
+
+        private Cursor(byte[] bytes, int count) {
+            this.bytes = bytes;
+            this.count = count;
+        }
+
+        int count() {
+            return count;
+        }
+
+        boolean next() {
+            if (next >= bytes.length - 4) {
+                at = -1;
+                return false;
+            }
+            at = next;
+            next += ENTRY_HEADER + keyLength();
+            return true;
+        }
+
+        private int keyLength() {
+            return ((bytes[at] & 0xFF) << 8) | (bytes[at + 1] & 0xFF);
+        }
+
+        boolean tombstone() {
+            return bytes[at + 2] == 1;
+        }
+
+        int offset() {
+            return ByteBuffer.wrap(bytes).getInt(at + 3);
+        }
+
+        int size() {
+            return ByteBuffer.wrap(bytes).getInt(at + 7);
+        }
+
+        byte[] key() {
+            return Arrays.copyOfRange(bytes, at + ENTRY_HEADER, at + ENTRY_HEADER + keyLength());
+        }
+
+        /** Compares the current keys of two cursors as unsigned bytes. */
+        static int compareKeys(Cursor a, Cursor b) {
+            int fa = a.at + ENTRY_HEADER;
+            int fb = b.at + ENTRY_HEADER;
+            return Arrays.compareUnsigned(a.bytes, fa, fa + a.keyLength(), b.bytes, fb, fb + b.keyLength());
+        }
+    }
+
+    static void delete(Segment segment) throws IOException {
+        Files.deleteIfExists(pathFor(segment));
+    }
+
+    /** The first 8 key bytes as an unsigned-comparable long, zero-padded; key length breaks ties later. */
+    private static long keyPrefix(ByteBuffer buf, int offset) {
+        int len = RecordFormat.keyLength(buf, offset);
+        long p = 0;
+        for (int i = 0; i < 8; i++) {
+            p = (p << 8) | (i < len ? buf.get(offset + RecordFormat.HEADER_SIZE + i) & 0xFF : 0);
+        }
+        return p;
+    }
+
+    private static int compareKeys(ByteBuffer buf, int a, int b) {
+        int la = RecordFormat.keyLength(buf, a);
+        int lb = RecordFormat.keyLength(buf, b);
+        ByteBuffer x = buf.slice(a + RecordFormat.HEADER_SIZE, la);
+        ByteBuffer y = buf.slice(b + RecordFormat.HEADER_SIZE, lb);
+        int i = x.mismatch(y);
+        if (i < 0) {
+            return 0;
+        }
+        if (i >= la || i >= lb) {
+            return la - lb;
+        }
+        // Keys order as unsigned bytes (ByteBuffer.compareTo would compare them signed).
+        return Byte.toUnsignedInt(x.get(i)) - Byte.toUnsignedInt(y.get(i));
+    }
+}
