@@ -1,7 +1,13 @@
 package io.kegdb.sql;
 
+import io.kegdb.engine.Bitcask;
+import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.file.Path;
 
 import java.util.List;
 
@@ -41,6 +47,34 @@ class CatalogPersistenceTest {
                 assertEquals(List.of(row("BLOBS"), row("FRESH"), row("KV"), row("PEOPLE")),
                         rows(s, "SELECT table_name FROM sys.tables ORDER BY table_name"));
             }
+        }
+    }
+
+    @Test
+    void catalogAndRowsSurviveBitcaskRestart(@TempDir Path dir) throws SqlError, IOException {
+        try (Bitcask store = Bitcask.open(dir); SqlDatabase db = SqlDatabase.open(store);
+             SqlSession s = db.newSession()) {
+            s.setDurability(Durability.NO_SYNC);
+            update(s, "CREATE TABLE events (seq BIGINT PRIMARY KEY, body VARCHAR)");
+            s.setAutoCommit(false);
+            for (long i = -5; i < 500; i++) {
+                update(s, "INSERT INTO events VALUES (?, ?)", i, "event " + i);
+            }
+            s.commit();
+            s.setAutoCommit(true);
+            assertEquals(5, update(s, "DELETE FROM events WHERE seq < 0"));
+            assertEquals(List.of(row(500L)), rows(s, "SELECT COUNT(*) FROM events"));
+            update(s, "CREATE TABLE dropped (k VARCHAR PRIMARY KEY, v VARCHAR)");
+            update(s, "INSERT INTO dropped VALUES ('a', 'b')");
+            update(s, "DROP TABLE dropped");
+        }
+        try (Bitcask store = Bitcask.open(dir); SqlDatabase db = SqlDatabase.open(store);
+             SqlSession s = db.newSession()) {
+            assertEquals(List.of(row(500L, 0L, 499L)), rows(s, "SELECT COUNT(*), MIN(seq), MAX(seq) FROM events"));
+            assertEquals(List.of(row("event 42")), rows(s, "SELECT body FROM events WHERE seq = 42"));
+            fails("42S02", s, "SELECT * FROM dropped");
+            List<List<Object>> segments = rows(s, "SELECT id, bytes FROM sys.segments");
+            assertEquals(store.stats().segments(), segments.size());
         }
     }
 }
