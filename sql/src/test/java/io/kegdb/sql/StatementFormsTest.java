@@ -160,6 +160,16 @@ class StatementFormsTest {
     }
 
     @Test
+    void longValuesAreNotTruncated() throws SqlError {
+        String big = "x".repeat(100_000);
+        update(s, "INSERT INTO kv VALUES ('a', ?), ('b', ?)", big, big + "y");
+        update(s, "UPDATE kv SET v = v || 'z' WHERE k = 'a'");
+        assertEquals(List.of(row(100_001, 100_001)), rows(s, "SELECT CHAR_LENGTH(v), MAX(CHAR_LENGTH(v)) FROM kv "
+                + "WHERE k = 'a' GROUP BY v"));
+        assertEquals(List.of(row(big + "y")), rows(s, "SELECT v FROM kv WHERE k = 'b'"));
+    }
+
+    @Test
     void unicodeRoundTrips() throws SqlError {
         update(s, "INSERT INTO kv VALUES ('ключ', 'значение ☃')");
         assertEquals(List.of(row("значение ☃")), rows(s, "SELECT v FROM kv WHERE k = 'ключ'"));
