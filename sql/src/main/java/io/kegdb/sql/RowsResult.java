@@ -56,7 +56,7 @@ final class RowsResult implements SqlResult {
             current = row instanceof Object[] a && (columns.size() != 1 || a.length == 1) ? a : new Object[] {row};
             produced++;
             return true;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             close();
             throw SqlErrors.translate(e);
         }

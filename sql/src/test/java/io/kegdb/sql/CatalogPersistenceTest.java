@@ -41,6 +41,7 @@ class CatalogPersistenceTest {
                 assertEquals(List.of("OTHER", "PUBLIC", "SYS"), db.schemas());
                 s.setSchema("OTHER");
                 assertEquals(List.of(row(1L)), rows(s, "SELECT COUNT(*) FROM blobs"));
+                assertEquals(List.of(row(5L)), rows(s, "SELECT v FROM blobs WHERE k = X'01'"));
                 // New ids never collide with the old ones.
                 update(s, "CREATE TABLE PUBLIC.fresh (k VARCHAR PRIMARY KEY, v VARCHAR)");
                 assertEquals(List.of(), rows(s, "SELECT * FROM PUBLIC.fresh"));

@@ -53,6 +53,8 @@ class StatementFormsTest {
         assertEquals(1, update(s, "UPSERT INTO kv (k, v) VALUES (?, ?)", "a", "2"));
         assertEquals(2, update(s, "UPSERT INTO kv VALUES ('a', '3'), ('b', '4')"));
         assertEquals(List.of(row("a", "3"), row("b", "4")), rows(s, "SELECT * FROM kv ORDER BY k"));
+        assertEquals(2, update(s, "UPSERT INTO kv SELECT k, v || v FROM kv WHERE k != 'zz'"));
+        assertEquals(List.of(row("a", "33"), row("b", "44")), rows(s, "SELECT * FROM kv"));
     }
 
     @Test
