@@ -97,7 +97,9 @@ final class CalcitePlanner {
                         throw new UnsupportedOperationException("views are not supported");
                     },
                     validator, reader, cluster, StandardConvertletTable.INSTANCE,
-                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                            .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
             Program program = Programs.sequence(
                     Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,

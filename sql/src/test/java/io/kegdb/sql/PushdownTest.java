@@ -172,4 +172,23 @@ class PushdownTest {
         List<List<Object>> words = new ArrayList<>(rows(s, "SELECT w FROM words WHERE n = 6 ORDER BY w DESC"));
         assertEquals(List.of(row("cherry"), row("banana")), words);
     }
+
+    @Test
+    void longInListsStayMultiGets() throws SqlError {
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            in.append(i == 0 ? "" : ", ").append(i * 1000);
+        }
+        assertEquals(40, rows(s, "SELECT id FROM big WHERE id IN (" + in + ")").size());
+        assertEquals(40, store.gets.get());
+        assertEquals(0, store.scans.get());
+    }
+
+    @Test
+    void explainShowsTheAccessPath() throws SqlError {
+        String plan = (String) rows(s, "EXPLAIN PLAN FOR SELECT name FROM big WHERE id BETWEEN 5 AND 9").get(0).get(0);
+        assertTrue(plan.contains("KvScan") && plan.contains("[5..9]"), plan);
+        plan = (String) rows(s, "explain plan for SELECT * FROM big WHERE id = ?").get(0).get(0);
+        assertTrue(plan.startsWith("KeyValuePlan(SELECT"), plan);
+    }
 }

@@ -162,6 +162,15 @@ class StatementFormsTest {
     }
 
     @Test
+    void windowFunctionsSeeEveryRowBeforeTheLimit() throws SqlError {
+        update(s, "INSERT INTO kv VALUES ('a', '1'), ('b', '2'), ('c', '3')");
+        assertEquals(List.of(row("a", 3L), row("b", 3L)),
+                rows(s, "SELECT k, COUNT(*) OVER () FROM kv ORDER BY k LIMIT 2"));
+        assertEquals(1, update(s, "INSERT INTO kv (k) VALUES ('d')"));
+        assertEquals(List.of(row("d", null)), rows(s, "SELECT * FROM kv WHERE k = 'd'"));
+    }
+
+    @Test
     void longValuesAreNotTruncated() throws SqlError {
         String big = "x".repeat(100_000);
         update(s, "INSERT INTO kv VALUES ('a', ?), ('b', ?)", big, big + "y");
