@@ -11,6 +11,7 @@ import static io.kegdb.sql.SqlTestSupport.row;
 import static io.kegdb.sql.SqlTestSupport.rows;
 import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatementFormsTest {
@@ -168,6 +169,19 @@ class StatementFormsTest {
                 rows(s, "SELECT k, COUNT(*) OVER () FROM kv ORDER BY k LIMIT 2"));
         assertEquals(1, update(s, "INSERT INTO kv (k) VALUES ('d')"));
         assertEquals(List.of(row("d", null)), rows(s, "SELECT * FROM kv WHERE k = 'd'"));
+    }
+
+    @Test
+    void constantQueriesAndTimeFunctions() throws SqlError {
+        assertEquals(List.of(row(1)), rows(s, "SELECT 1"));
+        assertEquals(List.of(row(2)), rows(s, "VALUES 1 + 1"));
+        List<List<Object>> now = rows(s, "SELECT CURRENT_TIMESTAMP, CURRENT_DATE, LOCALTIME FROM kv UNION ALL "
+                + "SELECT CURRENT_TIMESTAMP, CURRENT_DATE, LOCALTIME");
+        assertEquals(1, now.size());
+        assertInstanceOf(java.time.LocalDateTime.class, now.get(0).get(0));
+        assertInstanceOf(java.time.LocalDate.class, now.get(0).get(1));
+        assertInstanceOf(java.time.LocalTime.class, now.get(0).get(2));
+        assertEquals(List.of(row(java.time.LocalDate.of(2024, 2, 29))), rows(s, "SELECT DATE '2024-02-29'"));
     }
 
     @Test
