@@ -179,10 +179,10 @@ final class Recovery {
             return;
         }
         ByteBuffer buf = s.buffer();
-        if (!options.repair()) {
-            int beyond = SegmentScanner.nextValidRecord(buf, r.invalidAt() + 1, (int) s.length());
+        if (!options.repair() && r.badAt() < s.length()) {
+            int beyond = SegmentScanner.nextValidRecord(buf, r.badAt() + 1, (int) s.length());
             if (beyond >= 0) {
-                throw new IOException(s.path() + ": corrupt record at offset " + r.invalidAt()
+                throw new IOException(s.path() + ": corrupt record at offset " + r.badAt()
                         + " followed by valid records at offset " + beyond
                         + " (open with repair to skip damaged records)");
             }

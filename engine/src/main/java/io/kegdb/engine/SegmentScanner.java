@@ -18,10 +18,13 @@ final class SegmentScanner {
      * Outcome of a scan.
      *
      * @param validEnd  end of the last complete record or committed batch before {@code invalidAt}
-     * @param invalidAt offset of the first bad record, or -1 if the scan reached the limit cleanly
+     * @param invalidAt where the data stops counting: the first bad record, or the start of the batch it
+     *                  interrupted, or of a batch cut off by the limit; -1 if the scan reached the limit cleanly
      * @param skipped   bad regions skipped in repair mode
+     * @param badAt     offset of the first record that failed its checks, or the limit when only a batch's
+     *                  commit record was missing; -1 if clean. Valid records after it mean damage, not a torn tail
      */
-    record Result(int validEnd, int invalidAt, int skipped) {
+    record Result(int validEnd, int invalidAt, int skipped, int badAt) {
         boolean clean() {
             return invalidAt < 0;
         }
@@ -34,6 +37,7 @@ final class SegmentScanner {
         int p = SegmentHeader.SIZE;
         int validEnd = p;
         int firstInvalid = -1;
+        int firstBad = -1;
         int skipped = 0;
         int batchStart = -1;
         int[] members = new int[16];
@@ -48,17 +52,18 @@ final class SegmentScanner {
             if (framingError) {
                 int bad = batchStart >= 0 ? batchStart : p;
                 if (!repair) {
-                    return new Result(validEnd, bad, skipped);
+                    return new Result(validEnd, bad, skipped, p);
                 }
                 if (firstInvalid < 0) {
                     firstInvalid = bad;
+                    firstBad = p;
                 }
                 skipped++;
                 batchStart = -1;
                 count = 0;
                 int next = nextValidRecord(buf, p + 1, limit);
                 if (next < 0) {
-                    return new Result(validEnd, firstInvalid, skipped);
+                    return new Result(validEnd, firstInvalid, skipped, firstBad);
                 }
                 p = next;
                 continue;
@@ -87,9 +92,11 @@ final class SegmentScanner {
         }
         if (batchStart >= 0) {
             // A batch without its commit record: never acknowledged, so it never happened.
-            return new Result(validEnd, repair && firstInvalid >= 0 ? firstInvalid : batchStart, skipped);
+            return firstInvalid >= 0
+                    ? new Result(validEnd, firstInvalid, skipped, firstBad)
+                    : new Result(validEnd, batchStart, skipped, limit);
         }
-        return new Result(validEnd, firstInvalid, skipped);
+        return new Result(validEnd, firstInvalid, skipped, firstBad);
     }
 
     static int recordSize(ByteBuffer buf, int p) {

@@ -166,6 +166,29 @@ class CorruptionTest {
         assertTrue(openAndCount(20, true) >= 19);
     }
 
+    @Test
+    void aBatchCutOffBeforeItsCommitRecordIsATornTailNotDamage() throws IOException {
+        fill(20);
+        Path last = files("*.data").get(files("*.data").size() - 1);
+        Files.deleteIfExists(last.resolveSibling(last.getFileName().toString().replace(".data", ".hint")));
+        long size = Files.size(last);
+        java.nio.ByteBuffer members = java.nio.ByteBuffer.allocate(200);
+        RecordFormat.encode(members, RecordFormat.BATCH_PUT, b("batch-a"), b("1"));
+        RecordFormat.encode(members, RecordFormat.BATCH_PUT, b("batch-b"), b("2"));
+        RecordFormat.encode(members, RecordFormat.BATCH_PUT, b("batch-c"), b("3"));
+        members.flip();
+        members.limit(members.limit() - 2); // the last member is torn too
+        try (FileChannel ch = FileChannel.open(last, StandardOpenOption.WRITE, StandardOpenOption.APPEND)) {
+            ch.write(members);
+        }
+        try (Bitcask db = Bitcask.open(dir, opts(false))) {
+            assertNull(db.get(b("batch-a")));
+            assertNull(db.get(b("batch-b")));
+            assertEquals(20, db.stats().keys());
+        }
+        assertTrue(Files.size(last) <= size + 1);
+    }
+
     private void awaitHints() throws IOException {
         // Hints are written in the background after a segment seals; close waits for them.
         try (Bitcask db = Bitcask.open(dir, opts(false))) {

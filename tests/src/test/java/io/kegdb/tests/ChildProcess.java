@@ -1,6 +1,5 @@
 package io.kegdb.tests;
 
-import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
@@ -26,11 +25,18 @@ final class ChildProcess implements AutoCloseable {
     private ChildProcess(Process process) {
         this.process = process;
         Thread reader = new Thread(() -> {
-            try (BufferedReader r = new BufferedReader(
-                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
-                String line;
-                while ((line = r.readLine()) != null) {
-                    lines.add(line);
+            // Only newline-terminated lines count: a kill can cut the last one short, and a cut
+            // "PUT key12" would read as a different, complete-looking "PUT key1".
+            try (InputStreamReader r = new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8)) {
+                StringBuilder line = new StringBuilder();
+                int c;
+                while ((c = r.read()) >= 0) {
+                    if (c == '\n') {
+                        lines.add(line.toString());
+                        line.setLength(0);
+                    } else {
+                        line.append((char) c);
+                    }
                 }
             } catch (IOException ignored) {
                 // the process died: that is what these tests do to it

@@ -16,6 +16,7 @@ import java.util.Random;
  * <pre>
  * PUT key          a put of key -> value(key)
  * BATCH id n       a batch writing keys id/0of{n} .. id/{n-1}of{n}, each value(key)
+ * DELETING key     announces a delete (the put of key is no longer owed to the test)
  * DEL key          a delete of a key acknowledged earlier
  * </pre>
  * Arguments: directory, round (keys are unique per round), seed.
@@ -57,6 +58,8 @@ public final class CrashWriter {
                     System.out.println("BATCH " + id + " " + n);
                 } else if (lastPut >= 0) {
                     String key = "r" + round + "/p" + lastPut;
+                    System.out.println("DELETING " + key);
+                    System.out.flush();
                     db.delete(b(key), Durability.SYNC);
                     System.out.println("DEL " + key);
                     lastPut = -1;

@@ -48,11 +48,9 @@ class KillDuringWritesTest {
                     String[] p = line.split(" ");
                     switch (p[0]) {
                         case "PUT" -> present.add(p[1]);
+                        case "DELETING" -> present.remove(p[1]);
                         case "BATCH" -> batches.put(p[1], Integer.parseInt(p[2]));
-                        case "DEL" -> {
-                            present.remove(p[1]);
-                            deleted.add(p[1]);
-                        }
+                        case "DEL" -> deleted.add(p[1]);
                         default -> fail("unexpected line " + line);
                     }
                     acks++;
