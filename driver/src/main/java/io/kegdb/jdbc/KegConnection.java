@@ -256,13 +256,19 @@ final class KegConnection implements Connection {
         return null;
     }
 
+    /**
+     * KegDB runs every transaction at READ_COMMITTED. Asking for another level keeps READ_COMMITTED and adds
+     * a warning (tools such as sqlline ask for REPEATABLE_READ on connect); {@link #getTransactionIsolation()}
+     * reports the level in effect.
+     */
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
         checkOpen();
-        if (level != TRANSACTION_READ_COMMITTED) {
-            throw new java.sql.SQLFeatureNotSupportedException("isolation level " + level
-                    + " is not supported; KegDB transactions are READ_COMMITTED (" + TRANSACTION_READ_COMMITTED + ")",
-                    (String) null);
+        switch (level) {
+            case TRANSACTION_READ_COMMITTED -> { }
+            case TRANSACTION_NONE, TRANSACTION_READ_UNCOMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE ->
+                    warn("isolation level " + level + " is not available; the connection stays READ_COMMITTED");
+            default -> throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown isolation level " + level);
         }
     }
 
