@@ -1,13 +1,18 @@
 package io.kegdb.tests;
 
+import java.io.FileOutputStream;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 
 /**
  * Child process of {@link CommitCrashTest}: commits transactions of {@value #ROWS} rows through JDBC with
- * durability=sync and prints {@code ACK <txn>} after each {@code commit()} returns; every third transaction
- * is rolled back instead. Runs until killed. Args: directory, round.
+ * durability=sync and records {@code ACK <txn>} after each {@code commit()} returns; every third transaction
+ * is rolled back instead. Runs until killed. Args: directory, round, acknowledgement file.
+ *
+ * <p>Acknowledgements go to a file with one unbuffered {@code write} each: what a killed process wrote is in
+ * the page cache and readable afterwards, with no pipe draining racing the process's exit.
  */
 public final class CommitCrashWriter {
     static final int ROWS = 3;
@@ -26,7 +31,8 @@ public final class CommitCrashWriter {
     public static void main(String[] args) throws Exception {
         String dir = args[0];
         int round = Integer.parseInt(args[1]);
-        try (Connection c = DriverManager.getConnection("jdbc:kegdb:" + dir + "?durability=sync");
+        try (FileOutputStream acks = new FileOutputStream(args[2], true);
+             Connection c = DriverManager.getConnection("jdbc:kegdb:" + dir + "?durability=sync");
              PreparedStatement ins = c.prepareStatement("INSERT INTO KV VALUES (?, ?)")) {
             c.setAutoCommit(false);
             System.out.println("OPEN");
@@ -42,8 +48,7 @@ public final class CommitCrashWriter {
                     c.rollback();
                 } else {
                     c.commit();
-                    System.out.println("ACK " + txn);
-                    System.out.flush();
+                    acks.write(("ACK " + txn + "\n").getBytes(StandardCharsets.US_ASCII));
                 }
             }
         }

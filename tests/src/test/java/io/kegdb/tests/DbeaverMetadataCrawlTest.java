@@ -121,7 +121,7 @@ class DbeaverMetadataCrawlTest {
             List<Map<String, Object>> pk = rows(md.getPrimaryKeys(null, schema, "USERS"));
             assertEquals(1, pk.size());
             assertEquals("ID", pk.get(0).get("COLUMN_NAME"));
-            assertEquals((short) 1, pk.get(0).get("KEY_SEQ"));
+            assertEquals(1, ((Number) pk.get(0).get("KEY_SEQ")).intValue());
             assertNotNull(pk.get(0).get("PK_NAME"));
             List<Object> allPkTables = rows(md.getPrimaryKeys(null, schema, "%")).stream()
                     .map(r -> r.get("TABLE_NAME")).toList();

@@ -316,7 +316,8 @@ class JdbcDriverTest {
                 List<String> seen = new ArrayList<>();
                 while (rs.next()) {
                     long n = rs.getLong(2);
-                    seen.add(rs.getString(1) + "=" + (rs.wasNull() ? "null" : n));
+                    boolean nullN = rs.wasNull();
+                    seen.add(rs.getString(1) + "=" + (nullN ? "null" : n));
                 }
                 assertEquals(List.of("ann=7", "bob=8", "cid=null"), seen);
             }
