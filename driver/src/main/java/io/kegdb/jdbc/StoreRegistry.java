@@ -30,7 +30,7 @@ final class StoreRegistry {
 
     /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
     synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
-        String key = settings.inMemory() ? "mem:" + settings.memoryName() : realDirectory(settings.directory()).toString();
+        String key = settings.inMemory() ? "mem:" + settings.memoryName() : realDirectory(settings.directory(), settings.readOnly()).toString();
         SharedStore shared = open.get(key);
         if (shared == null) {
             shared = openStore(key, settings);
@@ -56,7 +56,11 @@ final class StoreRegistry {
         }
     }
 
-    private static Path realDirectory(Path dir) throws SQLException {
+    private static Path realDirectory(Path dir, boolean readOnly) throws SQLException {
+        if (readOnly && !Files.isDirectory(dir)) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "database directory " + dir
+                    + " does not exist (readOnly=true opens an existing database only)");
+        }
         try {
             Files.createDirectories(dir);
             return dir.toRealPath();

@@ -113,6 +113,15 @@ class JdbcDriverTest {
     }
 
     @Test
+    void readOnlyDoesNotCreateADatabase() {
+        Path missing = tmp.resolve("missing");
+        SQLException e = assertThrows(SQLException.class,
+                () -> DriverManager.getConnection("jdbc:kegdb:" + missing + "?readOnly=true"));
+        assertTrue(e.getMessage().contains(missing.toString()), e.getMessage());
+        assertFalse(Files.exists(missing));
+    }
+
+    @Test
     void unknownOptionsAndBadValuesAreNamed() {
         SQLException unknown = assertThrows(SQLException.class,
                 () -> DriverManager.getConnection(memUrl() + "?fsync=always"));
