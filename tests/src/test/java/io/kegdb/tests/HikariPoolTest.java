@@ -98,6 +98,21 @@ class HikariPoolTest {
     }
 
     @Test
+    void configuredByDataSourceClassName() throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setDataSourceClassName("io.kegdb.jdbc.KegDataSource");
+        config.addDataSourceProperty("url", "jdbc:kegdb:" + tmp.resolve("by-class-name") + "?durability=nosync");
+        config.setMaximumPoolSize(2);
+        try (HikariDataSource pool = new HikariDataSource(config);
+             Connection c = pool.getConnection();
+             PreparedStatement ins = c.prepareStatement("INSERT INTO KV VALUES (?, ?)")) {
+            ins.setString(1, "x");
+            ins.setString(2, "y");
+            assertEquals(1, ins.executeUpdate());
+        }
+    }
+
+    @Test
     void eightThreadsOnAPoolOfEight() throws Exception {
         CountingDataSource physical = new CountingDataSource("jdbc:kegdb:" + tmp.resolve("pool"));
         HikariConfig config = new HikariConfig();
