@@ -83,7 +83,7 @@ final class CalcitePlan implements Plan {
             }
             session.finishWrite(writes);
             return new CountResult(count);
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             throw SqlErrors.translate(e);
         }
     }

@@ -2,6 +2,8 @@ package io.kegdb.sql;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
@@ -95,15 +97,30 @@ final class CalcitePlanner {
                         throw new UnsupportedOperationException("views are not supported");
                     },
                     validator, reader, cluster, StandardConvertletTable.INSTANCE,
-                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false));
+                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                            .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
-            RelNode logical = root.project();
             Program program = Programs.sequence(
                     Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
-                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT), true, DefaultRelMetadataProvider.INSTANCE),
+                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE), true,
+                            DefaultRelMetadataProvider.INSTANCE),
                     Programs.standard());
-            RelNode best = program.run(planner, logical,
-                    logical.getTraitSet().replace(EnumerableConvention.INSTANCE), List.of(), List.of());
+            // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
+            // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
+            RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
+                    .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
+            if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
+                RexBuilder rexBuilder = cluster.getRexBuilder();
+                List<RexNode> exprs = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (var field : root.fields) {
+                    exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
+                    names.add(field.getValue());
+                }
+                best = EnumerableProject.create(best, exprs,
+                        RexUtil.createStructType(typeFactory, exprs, names, null));
+            }
             Map<String, Object> stash = new HashMap<>();
             Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
                     EnumerableRel.Prefer.ARRAY);

@@ -215,10 +215,14 @@ final class DdlPlan implements Plan {
         }
         session.checkWritable();
         Catalog catalog = session.database().catalog();
-        if (create != null) {
-            catalog.create(create, ifClause);
-        } else {
-            catalog.drop(dropSchema, dropName, ifClause);
+        try {
+            if (create != null) {
+                catalog.create(create, ifClause);
+            } else {
+                catalog.drop(dropSchema, dropName, ifClause);
+            }
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
         }
         return new CountResult(0);
     }

@@ -68,6 +68,10 @@ final class KegDatabase implements SqlDatabase {
     /** The plan for {@code sql} in {@code defaultSchema}: cached, the key/value fast path, or Calcite's. */
     Plan plan(String sql, String defaultSchema) throws SqlError {
         checkOpen();
+        String explained = ExplainPlan.explained(sql);
+        if (explained != null) {
+            return new ExplainPlan(plan(explained, defaultSchema));
+        }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);

@@ -39,7 +39,11 @@ final class KegSession implements SqlSession {
     public SqlStatement prepare(String sql) throws SqlError {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
-        return new KegStatement(this, sql, database.plan(sql, schema));
+        try {
+            return new KegStatement(this, sql, database.plan(sql, schema));
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
     }
 
     Plan replan(String sql) throws SqlError {
@@ -50,7 +54,12 @@ final class KegSession implements SqlSession {
     @Override
     public SqlResult execute(String sql) throws SqlError {
         checkOpen();
-        return database.plan(Objects.requireNonNull(sql, "sql"), schema).execute(this, List.of(), 0);
+        Objects.requireNonNull(sql, "sql");
+        try {
+            return database.plan(sql, schema).execute(this, List.of(), 0);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
     }
 
     /** What statements read: the store, through this session's uncommitted writes. */

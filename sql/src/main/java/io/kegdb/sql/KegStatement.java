@@ -46,11 +46,15 @@ final class KegStatement implements SqlStatement {
         if (closed) {
             throw new SqlError("HY010", "the statement is closed");
         }
-        long version = plan.catalogVersion();
-        if (version >= 0 && version != session.database().catalog().snapshot().version()) {
-            plan = session.replan(sql);
+        try {
+            long version = plan.catalogVersion();
+            if (version >= 0 && version != session.database().catalog().snapshot().version()) {
+                plan = session.replan(sql);
+            }
+            return plan.execute(session, params == null ? List.of() : params, maxRows);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
         }
-        return plan.execute(session, params == null ? List.of() : params, maxRows);
     }
 
     @Override

@@ -36,63 +36,91 @@ final class KeyConditions {
         this.def = def;
     }
 
-    /** Null if no conjunct constrains the key. */
+    /**
+     * Picks, in this order: a conjunct selecting points (=, IN, OR of =); one lower and one upper comparison;
+     * a Sarg or {@code LIKE 'p%'}; the literal prefix of any other LIKE on the key (keeping it as a filter).
+     * Null if no conjunct constrains the key.
+     */
     Split split(RexNode condition, RexBuilder rexBuilder) {
-        List<RexNode> conjuncts = new ArrayList<>(org.apache.calcite.plan.RelOptUtil.conjunctions(condition));
-        List<KeyRange> chosen = null;
-        int chosenIndex = -1;
-        // Points first: the most selective.
-        for (int i = 0; i < conjuncts.size() && chosen == null; i++) {
-            List<KeyRange> r = ranges(conjuncts.get(i));
-            if (r != null && r.stream().allMatch(KeyRange::isPoint)) {
-                chosen = r;
-                chosenIndex = i;
-            }
+        List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(condition);
+        Split s = exactConjunct(conjuncts, true, rexBuilder);
+        if (s == null) {
+            s = comparisons(conjuncts, rexBuilder);
         }
-        List<RexNode> rest = new ArrayList<>();
-        if (chosen != null) {
-            for (int i = 0; i < conjuncts.size(); i++) {
-                if (i != chosenIndex) {
-                    rest.add(conjuncts.get(i));
+        if (s == null) {
+            s = exactConjunct(conjuncts, false, rexBuilder);
+        }
+        if (s == null) {
+            for (RexNode c : conjuncts) {
+                String prefix = likePrefix(c);
+                if (prefix != null) {
+                    return new Split(new KeyPredicate(List.of(KeyRange.startingWith(KeyOperand.literal(prefix)))),
+                            condition);
                 }
             }
-            return new Split(new KeyPredicate(chosen), rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest));
         }
-        // Otherwise one lower and one upper comparison make a range.
-        KeyOperand lo = null;
-        KeyOperand hi = null;
-        boolean loInc = false;
-        boolean hiInc = false;
+        return s;
+    }
+
+    /** The first conjunct whose ranges select exactly its rows (only point sets if {@code pointsOnly}). */
+    private Split exactConjunct(List<RexNode> conjuncts, boolean pointsOnly, RexBuilder rexBuilder) {
+        for (int i = 0; i < conjuncts.size(); i++) {
+            List<KeyRange> r = ranges(conjuncts.get(i));
+            if (r != null && (!pointsOnly || r.stream().allMatch(KeyRange::isPoint))) {
+                List<RexNode> rest = new ArrayList<>(conjuncts);
+                rest.remove(i);
+                return new Split(new KeyPredicate(r), residual(rest, rexBuilder));
+            }
+        }
+        return null;
+    }
+
+    /** One range from the first lower and the first upper comparison of the key; null if there is neither. */
+    private Split comparisons(List<RexNode> conjuncts, RexBuilder rexBuilder) {
+        Bound lo = null;
+        Bound hi = null;
+        List<RexNode> rest = new ArrayList<>();
         for (RexNode c : conjuncts) {
             Bound b = comparison(c);
             if (b != null && b.lower && lo == null) {
-                lo = b.operand;
-                loInc = b.inclusive;
+                lo = b;
             } else if (b != null && !b.lower && hi == null) {
-                hi = b.operand;
-                hiInc = b.inclusive;
+                hi = b;
             } else {
                 rest.add(c);
             }
         }
-        if (lo != null || hi != null) {
-            return new Split(new KeyPredicate(List.of(new KeyRange(lo, loInc, hi, hiInc, false))),
-                    rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest));
-        }
-        // Otherwise the first Sarg or LIKE on the key.
-        rest.clear();
-        for (int i = 0; i < conjuncts.size(); i++) {
-            List<KeyRange> r = chosen == null ? ranges(conjuncts.get(i)) : null;
-            if (r != null) {
-                chosen = r;
-            } else {
-                rest.add(conjuncts.get(i));
-            }
-        }
-        if (chosen == null) {
+        if (lo == null && hi == null) {
             return null;
         }
-        return new Split(new KeyPredicate(chosen), rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest));
+        KeyRange range = new KeyRange(lo == null ? null : lo.operand, lo != null && lo.inclusive,
+                hi == null ? null : hi.operand, hi != null && hi.inclusive, false);
+        return new Split(new KeyPredicate(List.of(range)), residual(rest, rexBuilder));
+    }
+
+    private static RexNode residual(List<RexNode> rest, RexBuilder rexBuilder) {
+        return rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest);
+    }
+
+    /** The literal text before the first wildcard of {@code K LIKE 'pattern'}, or null if there is none. */
+    private String likePrefix(RexNode node) {
+        if (node.getKind() != SqlKind.LIKE || def.keyType() != ColumnType.VARCHAR) {
+            return null;
+        }
+        RexCall call = (RexCall) node;
+        if (call.operands.size() != 2 || !isKey(call.operands.get(0))
+                || !(call.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        String pattern = lit.getValueAs(String.class);
+        if (pattern == null || pattern.indexOf('\\') >= 0) {
+            return null;
+        }
+        int end = 0;
+        while (end < pattern.length() && pattern.charAt(end) != '%' && pattern.charAt(end) != '_') {
+            end++;
+        }
+        return end == 0 ? null : pattern.substring(0, end);
     }
 
     private record Bound(KeyOperand operand, boolean lower, boolean inclusive) {

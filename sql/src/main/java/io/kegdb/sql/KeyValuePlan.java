@@ -219,6 +219,18 @@ final class KeyValuePlan implements Plan {
         }
     }
 
+    /** What EXPLAIN shows for a fast-path statement. */
+    String describe() {
+        String access = switch (kind) {
+            case SELECT, UPDATE -> "one get";
+            case INSERT -> "one putIfAbsent";
+            case UPSERT -> "one put";
+            case DELETE -> "one delete";
+        };
+        return "KeyValuePlan(" + kind + ", table=[" + def.qualifiedName() + "], key=" + key + ", store: " + access
+                + (kind == Kind.UPDATE ? " then one put" : "") + ")";
+    }
+
     @Override
     public long catalogVersion() {
         return version;

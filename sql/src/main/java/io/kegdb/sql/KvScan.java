@@ -15,6 +15,8 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
@@ -41,13 +43,19 @@ final class KvScan extends TableScan implements EnumerableRel {
 
     KvScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TableDef def, KeyPredicate predicate,
            boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
-        super(cluster, traits, List.of(), table);
+        super(cluster, ordered(traits, descending), List.of(), table);
         this.def = def;
         this.predicate = predicate;
         this.keysOnly = keysOnly;
         this.descending = descending;
         this.offset = offset;
         this.fetch = fetch;
+    }
+
+    /** Every scan produces key order, ascending or descending. */
+    private static RelTraitSet ordered(RelTraitSet traits, boolean descending) {
+        return traits.replace(RelCollations.of(new RelFieldCollation(0, descending
+                ? RelFieldCollation.Direction.DESCENDING : RelFieldCollation.Direction.ASCENDING)));
     }
 
     static KvScan full(RelOptCluster cluster, RelOptTable table, TableDef def) {

@@ -10,6 +10,7 @@ import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexOver;
 
 import java.math.BigDecimal;
 
@@ -38,8 +39,9 @@ final class KvSortRule extends RelOptRule {
         Sort sort = call.rel(0);
         Project project = throughProject ? call.rel(1) : null;
         KvScan scan = call.rel(throughProject ? 2 : 1);
-        if (scan.limited() || scan.descending) {
-            return;
+        if (scan.limited() || scan.descending
+                || (project != null && RexOver.containsOver(project.getProjects(), null))) {
+            return; // a window function must see every row before the limit
         }
         RelCollation collation = sort.getCollation();
         boolean descending = false;

@@ -33,8 +33,8 @@ final class KvTable extends AbstractTable implements TranslatableTable {
     }
 
     static RelDataType sqlType(RelDataTypeFactory typeFactory, ColumnType type, int length, boolean nullable) {
+        // No declared length: precision unspecified, which Calcite never truncates to.
         RelDataType t = type.hasLength() && length > 0 ? typeFactory.createSqlType(type.sqlType, length)
-                : type.hasLength() ? typeFactory.createSqlType(type.sqlType, Integer.MAX_VALUE)
                 : typeFactory.createSqlType(type.sqlType);
         return typeFactory.createTypeWithNullability(t, nullable);
     }

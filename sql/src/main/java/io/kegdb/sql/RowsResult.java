@@ -56,7 +56,7 @@ final class RowsResult implements SqlResult {
             current = row instanceof Object[] a && (columns.size() != 1 || a.length == 1) ? a : new Object[] {row};
             produced++;
             return true;
-        } catch (RuntimeException e) {
+        } catch (RuntimeException | AssertionError e) {
             close();
             throw SqlErrors.translate(e);
         }
@@ -89,7 +89,7 @@ final class RowsResult implements SqlResult {
             case "TIMESTAMP":
                 return v instanceof Number n
                         ? LocalDateTime.ofEpochSecond(Math.floorDiv(n.longValue(), 1000),
-                                (int) Math.floorMod(n.longValue(), 1000) * 1_000_000, ZoneOffset.UTC)
+                                Math.floorMod(n.longValue(), 1000) * 1_000_000, ZoneOffset.UTC)
                         : v;
             default:
                 return v;

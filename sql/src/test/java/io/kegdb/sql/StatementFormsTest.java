@@ -11,6 +11,7 @@ import static io.kegdb.sql.SqlTestSupport.row;
 import static io.kegdb.sql.SqlTestSupport.rows;
 import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatementFormsTest {
@@ -53,6 +54,8 @@ class StatementFormsTest {
         assertEquals(1, update(s, "UPSERT INTO kv (k, v) VALUES (?, ?)", "a", "2"));
         assertEquals(2, update(s, "UPSERT INTO kv VALUES ('a', '3'), ('b', '4')"));
         assertEquals(List.of(row("a", "3"), row("b", "4")), rows(s, "SELECT * FROM kv ORDER BY k"));
+        assertEquals(2, update(s, "UPSERT INTO kv SELECT k, v || v FROM kv WHERE k != 'zz'"));
+        assertEquals(List.of(row("a", "33"), row("b", "44")), rows(s, "SELECT * FROM kv"));
     }
 
     @Test
@@ -157,6 +160,38 @@ class StatementFormsTest {
         try (SqlStatement st = s.prepare("SELECT * FROM kv"); SqlResult r = st.execute(List.of(), 2)) {
             assertEquals(2, SqlTestSupport.drain(r).size());
         }
+    }
+
+    @Test
+    void windowFunctionsSeeEveryRowBeforeTheLimit() throws SqlError {
+        update(s, "INSERT INTO kv VALUES ('a', '1'), ('b', '2'), ('c', '3')");
+        assertEquals(List.of(row("a", 3L), row("b", 3L)),
+                rows(s, "SELECT k, COUNT(*) OVER () FROM kv ORDER BY k LIMIT 2"));
+        assertEquals(1, update(s, "INSERT INTO kv (k) VALUES ('d')"));
+        assertEquals(List.of(row("d", null)), rows(s, "SELECT * FROM kv WHERE k = 'd'"));
+    }
+
+    @Test
+    void constantQueriesAndTimeFunctions() throws SqlError {
+        assertEquals(List.of(row(1)), rows(s, "SELECT 1"));
+        assertEquals(List.of(row(2)), rows(s, "VALUES 1 + 1"));
+        List<List<Object>> now = rows(s, "SELECT CURRENT_TIMESTAMP, CURRENT_DATE, LOCALTIME FROM kv UNION ALL "
+                + "SELECT CURRENT_TIMESTAMP, CURRENT_DATE, LOCALTIME");
+        assertEquals(1, now.size());
+        assertInstanceOf(java.time.LocalDateTime.class, now.get(0).get(0));
+        assertInstanceOf(java.time.LocalDate.class, now.get(0).get(1));
+        assertInstanceOf(java.time.LocalTime.class, now.get(0).get(2));
+        assertEquals(List.of(row(java.time.LocalDate.of(2024, 2, 29))), rows(s, "SELECT DATE '2024-02-29'"));
+    }
+
+    @Test
+    void longValuesAreNotTruncated() throws SqlError {
+        String big = "x".repeat(100_000);
+        update(s, "INSERT INTO kv VALUES ('a', ?), ('b', ?)", big, big + "y");
+        update(s, "UPDATE kv SET v = v || 'z' WHERE k = 'a'");
+        assertEquals(List.of(row(100_001, 100_001)), rows(s, "SELECT CHAR_LENGTH(v), MAX(CHAR_LENGTH(v)) FROM kv "
+                + "WHERE k = 'a' GROUP BY v"));
+        assertEquals(List.of(row(big + "y")), rows(s, "SELECT v FROM kv WHERE k = 'b'"));
     }
 
     @Test
