@@ -41,7 +41,7 @@ final class KegParameterMetaData implements ParameterMetaData {
 
     @Override
     public int getPrecision(int param) throws SQLException {
-        return parameter(param).precision();
+        return Math.max(0, parameter(param).precision());
     }
 
     @Override

@@ -101,7 +101,7 @@ final class KegResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public int getPrecision(int column) throws SQLException {
-        return column(column).precision();
+        return Math.max(0, column(column).precision());
     }
 
     @Override

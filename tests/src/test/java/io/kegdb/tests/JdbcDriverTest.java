@@ -89,7 +89,7 @@ class JdbcDriverTest {
         }
         assertTrue(Files.isDirectory(dir));
         try (Connection c = DriverManager.getConnection(url)) {
-            assertEquals(List.of("one", "two"), column(c, "SELECT NAME FROM ITEMS ORDER BY ID"));
+            assertEquals(List.of("one", "two"), column(c, "SELECT NAME, ID FROM ITEMS ORDER BY ID"));
         }
     }
 
@@ -150,7 +150,7 @@ class JdbcDriverTest {
             update(writer, "INSERT INTO KV VALUES ('t2', 'b')");
             update(writer, "INSERT INTO KV VALUES ('t3', 'c')");
             writer.commit();
-            assertEquals(List.of("b", "c"), column(reader, "SELECT V FROM KV WHERE K IN ('t2', 't3') ORDER BY K"));
+            assertEquals(List.of("b", "c"), column(reader, "SELECT V, K FROM KV WHERE K IN ('t2', 't3') ORDER BY K"));
 
             update(writer, "UPDATE KV SET V = 'z' WHERE K = 't2'");
             writer.setAutoCommit(true); // commits the open transaction
