@@ -124,7 +124,7 @@ final class CatalogRows {
         List<Object[]> rows = new ArrayList<>();
         for (TableInfo t : tables) {
             rows.add(new Object[] {null, t.schema(), t.name(), false, null, keyName(t),
-                    (short) DatabaseMetaData.tableIndexOther, (short) 1, t.key().name(), "A", null, null, null});
+                    DatabaseMetaData.tableIndexOther, (short) 1, t.key().name(), "A", null, null, null});
         }
         return new RowsResult(shape.columns(), rows);
     }
