@@ -65,7 +65,7 @@ final class KegDatabase implements SqlDatabase {
         return s;
     }
 
-    /** The plan for {@code sql} in {@code defaultSchema}: cached, the key/value fast path, or Calcite's. */
+    /** The plan for {@code sql} in {@code defaultSchema}: DDL, the key/value fast path, or Calcite's (cached). */
     Plan plan(String sql, String defaultSchema) throws SqlError {
         checkOpen();
         String explained = ExplainPlan.explained(sql);
@@ -77,17 +77,18 @@ final class KegDatabase implements SqlDatabase {
             return DdlPlan.parse(tokens, defaultSchema);
         }
         Catalog.Snapshot snapshot = catalog.snapshot();
-        String key = PlanCache.key(defaultSchema, sql);
-        Plan plan = plans.get(key, snapshot.version());
+        // Key/value shapes are recognized from the tokens each time (about a microsecond), so statements
+        // with literals never crowd Calcite's plans out of the cache.
+        Plan plan = tokens == null ? null : KeyValuePlan.match(tokens, snapshot, defaultSchema);
         if (plan != null) {
             return plan;
         }
-        plan = tokens == null ? null : KeyValuePlan.match(tokens, snapshot, defaultSchema);
+        String key = PlanCache.key(defaultSchema, sql);
+        plan = plans.get(key, snapshot.version());
         if (plan == null) {
-            CatalogSchema s = schema();
-            plan = planner.plan(sql, s, defaultSchema);
+            plan = planner.plan(sql, schema(), defaultSchema);
+            plans.put(key, plan);
         }
-        plans.put(key, plan);
         return plan;
     }
 

@@ -51,20 +51,18 @@ record KeyPredicate(List<KeyRange> ranges) {
                 out.add(new Bounds(from, to, false));
             }
         }
-        if (out.size() > 1) {
-            out.sort(Comparator.comparing(Bounds::from, Arrays::compareUnsigned));
-            out.removeIf(new java.util.function.Predicate<>() {
-                private byte[] last;
-
-                @Override
-                public boolean test(Bounds b) {
-                    boolean dup = b.point() && last != null && Arrays.equals(last, b.from());
-                    last = b.point() ? b.from() : null;
-                    return dup;
-                }
-            });
+        if (out.size() <= 1) {
+            return out;
         }
-        return out;
+        out.sort(Comparator.comparing(Bounds::from, Arrays::compareUnsigned));
+        List<Bounds> distinct = new ArrayList<>(out.size());
+        for (Bounds b : out) {
+            Bounds last = distinct.isEmpty() ? null : distinct.get(distinct.size() - 1);
+            if (!(b.point() && last != null && last.point() && Arrays.equals(last.from(), b.from()))) {
+                distinct.add(b);
+            }
+        }
+        return distinct;
     }
 
     private static Object keyValue(TableDef def, KeyOperand op, ExecutionContext ctx) throws SqlError {

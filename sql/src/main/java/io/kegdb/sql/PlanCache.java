@@ -3,7 +3,7 @@ package io.kegdb.sql;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Plans by schema and statement text, least recently used dropped first; stale versions are misses. */
+/** Calcite plans by schema and statement text, least recently used dropped first; stale versions are misses. */
 final class PlanCache {
 
     private final int capacity;

@@ -65,7 +65,9 @@ final class SqlErrors {
         }
         if (c instanceof IllegalArgumentException i && c.getStackTrace().length > 0
                 && c.getStackTrace()[0].getClassName().startsWith("io.kegdb.engine")) {
-            return new SqlError("22001", i.getMessage(), i);
+            // The store's limits: a key or value too large, or a transaction too large for one batch.
+            return new SqlError(String.valueOf(i.getMessage()).contains("batch") ? "54000" : "22001",
+                    i.getMessage(), i);
         }
         if (c instanceof IllegalStateException s && String.valueOf(s.getMessage()).contains("closed")) {
             return new SqlError("08003", s.getMessage(), s);

@@ -105,4 +105,16 @@ class ErrorsTest {
         e = assertThrows(SqlError.class, () -> s.execute("SELECT 1"));
         assertEquals("08003", e.sqlState());
     }
+
+    @Test
+    void storeLimitsAre22001(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+        try (io.kegdb.engine.Bitcask small = io.kegdb.engine.Bitcask.open(dir,
+                io.kegdb.engine.BitcaskOptions.builder().maxKeySize(16).build());
+             SqlDatabase sdb = SqlDatabase.open(small); SqlSession ss = sdb.newSession()) {
+            update(ss, "INSERT INTO kv VALUES ('short', 'x')");
+            fails("22001", ss, "INSERT INTO kv VALUES ('a key much longer than sixteen bytes', 'x')");
+            fails("22001", ss, "UPSERT INTO kv VALUES ('short', 'x'), ('a key much longer than sixteen bytes', 'x')");
+            assertEquals(List.of(row("short", "x")), rows(ss, "SELECT * FROM kv"));
+        }
+    }
 }
