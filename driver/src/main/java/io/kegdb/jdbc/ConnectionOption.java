@@ -88,6 +88,21 @@ enum ConnectionOption {
         }
     }
 
+    /** This engine option's value in {@code o}, for comparing what two connections asked for. */
+    Object valueIn(BitcaskOptions o) {
+        return switch (this) {
+            case SEGMENT_SIZE -> o.segmentSize();
+            case MAX_KEY_SIZE -> o.maxKeySize();
+            case MAX_VALUE_SIZE -> o.maxValueSize();
+            case MERGE_INTERVAL -> o.mergeInterval();
+            case MERGE_MIN_FILES -> o.mergeMinFiles();
+            case MERGE_GARBAGE_RATIO -> o.mergeGarbageRatio();
+            case MAX_OPEN_FILES -> o.maxOpenFiles();
+            case REPAIR -> o.repair();
+            default -> throw new IllegalStateException(key + " is not an engine option");
+        };
+    }
+
     Durability parseDurability(String value) throws SQLException {
         return switch (value.trim().toLowerCase(Locale.ROOT)) {
             case "sync" -> Durability.SYNC;

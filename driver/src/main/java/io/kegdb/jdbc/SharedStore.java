@@ -1,9 +1,8 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
 import io.kegdb.sql.SqlDatabase;
-
-import java.util.Map;
 
 /**
  * One open store and its SQL catalog, shared by every connection of this JVM to the same directory (or
@@ -14,11 +13,11 @@ final class SharedStore {
     private final KvStore store;
     private final SqlDatabase database;
     private final boolean readOnly;
-    private final Map<ConnectionOption, String> engineOptions;
+    private final BitcaskOptions engineOptions;
     private int references;
 
     SharedStore(String key, KvStore store, SqlDatabase database, boolean readOnly,
-                Map<ConnectionOption, String> engineOptions) {
+                BitcaskOptions engineOptions) {
         this.key = key;
         this.store = store;
         this.database = database;
@@ -43,8 +42,8 @@ final class SharedStore {
         return readOnly;
     }
 
-    /** Engine options the store was opened with explicitly. */
-    Map<ConnectionOption, String> engineOptions() {
+    /** Engine options the store was opened with. */
+    BitcaskOptions engineOptions() {
         return engineOptions;
     }
 

@@ -84,7 +84,7 @@ final class StoreRegistry {
         try {
             SqlDatabase database = SqlDatabase.open(store);
             LOG.debug("opened store {} with {}", key, settings.engineOptions());
-            return new SharedStore(key, store, database, storeReadOnly, settings.explicitEngine());
+            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions());
         } catch (SqlError | RuntimeException e) {
             try {
                 store.close();
@@ -106,10 +106,11 @@ final class StoreRegistry {
                     + " (opened with readOnly=true); close those connections or add readOnly=true");
         }
         for (Map.Entry<ConnectionOption, String> e : settings.explicitEngine().entrySet()) {
-            String current = shared.engineOptions().get(e.getKey());
-            if (!e.getValue().equals(current)) {
+            ConnectionOption option = e.getKey();
+            Object current = option.valueIn(shared.engineOptions());
+            if (!current.equals(option.valueIn(settings.engineOptions()))) {
                 throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "database " + shared.key() + " is already open in this JVM with "
-                        + e.getKey().key() + "=" + (current == null ? "<default>" : current) + ", not " + e.getValue());
+                        + option.key() + "=" + current + ", not " + e.getValue());
             }
         }
     }

@@ -105,6 +105,26 @@ class JdbcDriverTest {
     }
 
     @Test
+    void aSharedStoreKeepsTheOptionsItWasOpenedWith() throws Exception {
+        String url = "jdbc:kegdb:" + tmp.resolve("opts");
+        try (Connection first = DriverManager.getConnection(url + "?segmentSize=1m");
+             Connection same = DriverManager.getConnection(url + "?segmentSize=1024k&durability=nosync");
+             Connection unspecified = DriverManager.getConnection(url)) {
+            SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url + "?segmentSize=2m"));
+            assertTrue(e.getMessage().contains("segmentSize"), e.getMessage());
+            assertTrue(first.isValid(1) && same.isValid(1) && unspecified.isValid(1));
+        }
+        try (Connection c = DriverManager.getConnection(url)) {
+            update(c, "INSERT INTO KV VALUES ('o', '1')");
+        }
+        try (Connection ro = DriverManager.getConnection(url + "?readOnly=true")) {
+            SQLException e = assertThrows(SQLException.class, () -> DriverManager.getConnection(url));
+            assertTrue(e.getMessage().contains("read-only"), e.getMessage());
+            assertEquals(List.of("1"), column(ro, "SELECT V FROM KV WHERE K = 'o'"));
+        }
+    }
+
+    @Test
     void uncreatableDirectoryIsNamed() throws Exception {
         Path file = Files.writeString(tmp.resolve("plain-file"), "not a directory");
         Path bad = file.resolve("db");
