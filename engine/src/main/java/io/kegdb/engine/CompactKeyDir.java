@@ -219,10 +219,19 @@ final class CompactKeyDir implements KeyDir {
     private void rebuild() {
         Loader loader = new Loader(size);
         KeyArena a = arena;
+        byte[][] keys = new byte[KeyOrderIndex.LEAF_CAPACITY][];
+        long[] locations = new long[KeyOrderIndex.LEAF_CAPACITY];
         for (KeyOrderIndex.Leaf leaf = order.firstLeaf(); leaf != null; leaf = leaf.next) {
-            for (int i = 0; i < leaf.count; i++) {
+            // Read a leaf's entries in one tight loop first: they are scattered over the arena, and
+            // independent reads let the CPU overlap their cache misses.
+            int n = leaf.count;
+            for (int i = 0; i < n; i++) {
                 int ref = leaf.ref(i);
-                loader.add(a.key(ref), a.location(ref));
+                keys[i] = a.key(ref);
+                locations[i] = a.location(ref);
+            }
+            for (int i = 0; i < n; i++) {
+                loader.add(keys[i], locations[i]);
             }
         }
         CompactKeyDir built = loader.build();
