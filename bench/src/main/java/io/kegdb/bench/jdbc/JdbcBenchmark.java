@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * of operations per second.
  *
  * <pre>
- * java -cp bench/target/kegdb-bench.jar io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--durable N]
+ * mvn -B -q -pl bench -am -DskipTests package
+ * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--durable N]
  *      [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
  * </pre>
  */
