@@ -106,6 +106,7 @@ public final class JdbcBenchmark {
         try (HikariDataSource pool = new HikariDataSource(config)) {
             JdbcWorkloads w = new JdbcWorkloads(pool, rows);
             w.createTable(target.createTable());
+            w.warmUpWrites(target.createTable(), Math.max(1, rows / 10));
             r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT, w.batchedInsert(1000)));
             r.put(Workload.AUTOCOMMIT_INSERT, report(target, Workload.AUTOCOMMIT_INSERT, w.autocommitInserts(durable)));
             r.put(Workload.PREPARED_SELECT_1, report(target, Workload.PREPARED_SELECT_1, w.preparedPointSelects(1, selects)));

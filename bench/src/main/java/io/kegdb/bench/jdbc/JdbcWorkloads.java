@@ -53,24 +53,50 @@ final class JdbcWorkloads {
         }
     }
 
+    /**
+     * Untimed warm-up of the write paths (JIT) on a scratch table made like BENCH and dropped after:
+     * {@code count} batched inserts and a tenth as many autocommitted ones.
+     */
+    void warmUpWrites(String benchDdl, int count) throws SQLException {
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate(benchDdl.replace("BENCH", "WARMUP"));
+        }
+        insertInto("WARMUP", count, 1000);
+        try (Connection c = pool.getConnection();
+             PreparedStatement ins = c.prepareStatement("INSERT INTO WARMUP (K, V) VALUES (?, ?)")) {
+            for (int i = 0; i < count / 10; i++) {
+                ins.setString(1, autocommitKey(i));
+                ins.setString(2, value(i));
+                ins.executeUpdate();
+            }
+        }
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate("DROP TABLE WARMUP");
+        }
+    }
+
     /** {@code rows} inserts, prepared and batched, committed every {@code txnSize} rows. */
     double batchedInsert(int txnSize) throws SQLException {
         long start = System.nanoTime();
+        insertInto("BENCH", rows, txnSize);
+        return perSecond(rows, start);
+    }
+
+    private void insertInto(String table, int count, int txnSize) throws SQLException {
         try (Connection c = pool.getConnection();
-             PreparedStatement ins = c.prepareStatement("INSERT INTO BENCH (K, V) VALUES (?, ?)")) {
+             PreparedStatement ins = c.prepareStatement("INSERT INTO " + table + " (K, V) VALUES (?, ?)")) {
             c.setAutoCommit(false);
-            for (int i = 0; i < rows; i++) {
+            for (int i = 0; i < count; i++) {
                 ins.setString(1, key(i));
                 ins.setString(2, value(i));
                 ins.addBatch();
-                if ((i + 1) % txnSize == 0 || i == rows - 1) {
+                if ((i + 1) % txnSize == 0 || i == count - 1) {
                     ins.executeBatch();
                     c.commit();
                 }
             }
             c.setAutoCommit(true);
         }
-        return perSecond(rows, start);
     }
 
     /** Single-row inserts, each its own (durable where the database makes it so) autocommitted transaction. */

@@ -26,6 +26,7 @@ class JdbcBenchmarkSmokeTest {
             try (HikariDataSource pool = new HikariDataSource(config)) {
                 JdbcWorkloads w = new JdbcWorkloads(pool, 300);
                 w.createTable(target.createTable());
+                w.warmUpWrites(target.createTable(), 100);
                 assertTrue(w.batchedInsert(100) > 0);
                 assertTrue(w.autocommitInserts(10) > 0);
                 assertTrue(w.preparedPointSelects(1, 200) > 0);
