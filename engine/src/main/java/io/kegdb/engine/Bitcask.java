@@ -114,7 +114,7 @@ public final class Bitcask implements KvStore {
         }
         DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
         try {
-            Recovery.Result recovered = Recovery.run(dir, options, new SkipListKeyDir());
+            Recovery.Result recovered = Recovery.run(dir, options);
             return new Bitcask(dir, options, lock, recovered);
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -602,6 +602,8 @@ public final class Bitcask implements KvStore {
             if (active != null) {
                 active.seal();
                 groupCommit.markDurable(appended);
+                // With a hint for every segment, the next open bulk-loads the keydir without reading data.
+                writeHintQuietly(active.segment());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": close failed to sync the active segment", e);
@@ -666,17 +668,21 @@ public final class Bitcask implements KvStore {
         groupCommit.markDurable(appended);
     }
 
+    private static void writeHintQuietly(Segment s) {
+        try {
+            HintFile.write(s);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
+        }
+    }
+
     void scheduleHint(Segment s) {
         if (hintWriter == null || hintWriter.isShutdown()) {
             return;
         }
         hintWriter.execute(() -> {
-            try {
-                if (table.get(s.id()) == s) {
-                    HintFile.write(s);
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
+            if (table.get(s.id()) == s) {
+                writeHintQuietly(s);
             }
         });
     }
