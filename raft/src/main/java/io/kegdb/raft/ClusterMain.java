@@ -7,7 +7,10 @@ import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.option.CliOptions;
 
+import io.kegdb.engine.KvStore;
+
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 
@@ -35,6 +38,7 @@ public final class ClusterMain {
         String command;
         String group;
         Configuration conf;
+        String peersText;
         PeerId peer = null;
         int timeoutMs;
         try {
@@ -44,7 +48,8 @@ public final class ClusterMain {
             }
             command = cl.words.get(0);
             group = cl.required("group");
-            conf = PeerList.parse(cl.required("peers"));
+            peersText = cl.required("peers");
+            conf = PeerList.parse(peersText);
             timeoutMs = cl.intOption("timeout-ms", 5000);
             if (!command.equals("status")) {
                 peer = PeerId.parsePeer(cl.required("peer"));
@@ -64,21 +69,7 @@ public final class ClusterMain {
             Status st;
             switch (command) {
                 case "status" -> {
-                    PeerId leader = new PeerId();
-                    st = cli.getLeader(group, conf, leader);
-                    if (!st.isOk()) {
-                        err.println("kegdb cluster: group " + group + " has no leader reachable through " + conf + ": " + st);
-                        return 1;
-                    }
-                    List<PeerId> peers = cli.getPeers(group, conf);
-                    List<PeerId> alive = cli.getAlivePeers(group, conf);
-                    out.println("group   " + group);
-                    out.println("leader  " + leader);
-                    for (PeerId p : peers) {
-                        String role = p.equals(leader) ? "leader" : alive.contains(p) ? "follower" : "unreachable";
-                        out.println("peer    " + p + "  " + role);
-                    }
-                    return 0;
+                    return status(group, peersText, timeoutMs, out, err);
                 }
                 case "add-peer" -> st = cli.addPeer(group, conf, peer);
                 case "remove-peer" -> st = cli.removePeer(group, conf, peer);
@@ -105,6 +96,26 @@ public final class ClusterMain {
         } finally {
             cli.shutdown();
         }
+    }
+
+    /** Every member's own view: role, term, commit and applied index, log range. */
+    private static int status(String group, String peers, int timeoutMs, PrintStream out, PrintStream err) {
+        List<RaftStatus> rows;
+        try (KvStore store = RaftClientStore.connect(group, peers, Duration.ofMillis(timeoutMs))) {
+            rows = ((RaftGroupView) store).members();
+        } catch (ReplicationException e) {
+            err.println("kegdb cluster: group " + group + " has no leader reachable through " + peers + ": "
+                    + e.getMessage());
+            return 1;
+        }
+        out.println("group   " + group);
+        out.println("leader  " + rows.stream().filter(r -> r.role().equals("LEADER")).map(RaftStatus::node)
+                .findFirst().orElse("(none)"));
+        for (RaftStatus r : rows) {
+            out.printf("peer    %-21s %-11s term %d  commit %d  applied %d  log %d..%d%n", r.node(), r.role(),
+                    r.term(), r.commitIndex(), r.appliedIndex(), r.firstLogIndex(), r.lastLogIndex());
+        }
+        return 0;
     }
 
     /** The members to ask after a change: a removed peer may already be gone. */

@@ -108,6 +108,11 @@ final class GroupCaller {
         }
     }
 
+    /** One attempt at {@code target}, no retry. */
+    KvResponse sendOnce(PeerId target, KvRequest request, long timeoutMs) throws Exception {
+        return transport.send(target, request, timeoutMs);
+    }
+
     private static PeerId parse(String text, PeerId fallback) {
         PeerId p = new PeerId();
         return p.parse(text) ? p : fallback;

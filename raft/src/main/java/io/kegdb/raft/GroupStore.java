@@ -8,6 +8,8 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 
+import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 
@@ -17,7 +19,7 @@ import java.util.Objects;
  * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
  * setting decides, and an acknowledged write is already on a majority of logs.
  */
-final class GroupStore implements KvStore {
+final class GroupStore implements KvStore, RaftGroupView {
 
     static final int PAGE_SIZE = 512;
 
@@ -100,6 +102,36 @@ final class GroupStore implements KvStore {
         checkOpen();
         long[] s = caller.read(KvRequest.stats(group), readTarget).stats;
         return new BitcaskStats(s[0], (int) s[1], s[2], s[3], s[4], s[5], List.of());
+    }
+
+    @Override
+    public List<RaftStatus> members() {
+        checkOpen();
+        KvResponse fromLeader = caller.read(KvRequest.status(group), null);
+        RaftStatus leader = fromLeader.toStatus(group);
+        List<RaftStatus> rows = new ArrayList<>();
+        rows.add(leader);
+        String peers = fromLeader.peers == null ? "" : fromLeader.peers;
+        for (String p : peers.split(",")) {
+            PeerId peer = PeerId.parsePeer(p.trim());
+            if (peer == null || p.trim().equals(leader.node())) {
+                continue;
+            }
+            RaftStatus row;
+            try {
+                KvResponse r = caller.sendOnce(peer, KvRequest.status(group), 1000);
+                row = r.status == KvResponse.OK ? r.toStatus(group) : unreachable(peer);
+            } catch (Exception e) {
+                row = unreachable(peer);
+            }
+            rows.add(row);
+        }
+        rows.sort(Comparator.comparing(RaftStatus::node));
+        return rows;
+    }
+
+    private RaftStatus unreachable(PeerId peer) {
+        return new RaftStatus(peer.toString(), group, "UNREACHABLE", -1, null, -1, -1, -1, -1);
     }
 
     @Override

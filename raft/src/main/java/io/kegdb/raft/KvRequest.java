@@ -10,6 +10,7 @@ final class KvRequest implements Serializable {
     static final byte GET = 2;
     static final byte SCAN = 3;
     static final byte STATS = 4;
+    static final byte STATUS = 5;
 
     String group;
     byte op;
@@ -58,6 +59,14 @@ final class KvRequest implements Serializable {
         KvRequest r = new KvRequest();
         r.group = group;
         r.op = STATS;
+        r.local = true;
+        return r;
+    }
+
+    static KvRequest status(String group) {
+        KvRequest r = new KvRequest();
+        r.group = group;
+        r.op = STATUS;
         r.local = true;
         return r;
     }

@@ -29,8 +29,27 @@ final class KvResponse implements Serializable {
     boolean existed;
     /** SCAN: a {@link PageCodec} page. */
     byte[] page;
-    /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes. */
+    /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes.
+     *  STATUS: term, commit index, applied index, first log index, last log index. */
     long[] stats;
+    /** STATUS: the answering node, its role, and (from a leader) the group's peers, comma-separated. */
+    String node;
+    String role;
+    String peers;
+
+    static KvResponse status(RaftStatus s, String peers) {
+        KvResponse r = ok();
+        r.node = s.node();
+        r.role = s.role();
+        r.leader = s.leader();
+        r.peers = peers;
+        r.stats = new long[]{s.term(), s.commitIndex(), s.appliedIndex(), s.firstLogIndex(), s.lastLogIndex()};
+        return r;
+    }
+
+    RaftStatus toStatus(String group) {
+        return new RaftStatus(node, group, role, stats[0], leader, stats[1], stats[2], stats[3], stats[4]);
+    }
 
     static KvResponse of(byte status, String message) {
         KvResponse r = new KvResponse();

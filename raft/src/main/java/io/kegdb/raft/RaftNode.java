@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -36,7 +37,7 @@ import java.util.concurrent.TimeUnit;
  * store, rebuilt at each start from the latest snapshot and the log after it). The RPC server binds exactly
  * the {@code self} address.
  */
-public final class RaftNode implements KvStore {
+public final class RaftNode implements KvStore, RaftGroupView {
 
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
@@ -95,7 +96,7 @@ public final class RaftNode implements KvStore {
             throw new IOException("raft node " + self + " of group " + group + " failed to start (see the log)");
         }
         this.node = started;
-        Replica replica = new Replica(group, node, data);
+        Replica replica = new Replica(group, node, data, this::status);
         processor.serve(replica);
 
         this.client = new CliClientServiceImpl();
@@ -134,6 +135,11 @@ public final class RaftNode implements KvStore {
         return new RaftStatus(self.toString(), group, role, term,
                 leader == null || leader.isEmpty() ? null : leader.toString(), node.getLastCommittedIndex(),
                 fsm.appliedIndex(), factory.firstLogIndex(), node.getLastLogIndex());
+    }
+
+    @Override
+    public List<RaftStatus> members() {
+        return store.members();
     }
 
     /** True while this node is the group's leader. */

@@ -10,6 +10,8 @@ import io.kegdb.engine.BitcaskStats;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * Serves {@link KvRequest}s on one node: writes are proposed to Raft when this node leads (else answered
@@ -23,11 +25,13 @@ final class Replica {
     private final String group;
     private final Node node;
     private final DataStore data;
+    private final Supplier<RaftStatus> status;
 
-    Replica(String group, Node node, DataStore data) {
+    Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
         this.group = group;
         this.node = node;
         this.data = data;
+        this.status = status;
     }
 
     CompletableFuture<KvResponse> handle(KvRequest request) {
@@ -97,6 +101,17 @@ final class Replica {
             case KvRequest.STATS -> {
                 BitcaskStats s = data.stats();
                 r.stats = new long[]{s.keys(), s.segments(), s.liveBytes(), s.deadBytes(), s.merges(), s.keydirBytes()};
+            }
+            case KvRequest.STATUS -> {
+                String peers = null;
+                if (node.isLeader()) {
+                    try {
+                        peers = node.listPeers().stream().map(PeerId::toString).collect(Collectors.joining(","));
+                    } catch (IllegalStateException e) {
+                        // stepped down meanwhile: no peer list from a follower
+                    }
+                }
+                return KvResponse.status(status.get(), peers);
             }
             default -> {
                 return KvResponse.of(KvResponse.FAILED, "unknown request " + request.op);

@@ -145,6 +145,32 @@ class ReplicatedStoreTest {
     }
 
     @Test
+    void theGroupViewListsEveryMemberWithItsRole() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client.put(b("k"), b("v"), Durability.SYNC);
+        long applied = cluster.nodes.get(leader).status().appliedIndex();
+
+        List<RaftStatus> rows = ((RaftGroupView) client).members();
+        assertEquals(3, rows.size(), rows.toString());
+        assertEquals(1, rows.stream().filter(r -> r.role().equals("LEADER")).count(), rows.toString());
+        for (RaftStatus r : rows) {
+            assertEquals(cluster.addresses.get(leader), r.leader(), r.toString());
+            assertTrue(r.term() >= 1 && r.lastLogIndex() >= applied && r.firstLogIndex() == 1, r.toString());
+        }
+        int follower = (leader + 1) % 3;
+        String stopped = cluster.addresses.get(follower);
+        cluster.stop(follower);
+        List<RaftStatus> after = cluster.nodes.get(leader).members();
+        assertEquals("UNREACHABLE", after.stream().filter(r -> r.node().equals(stopped)).findFirst().orElseThrow().role());
+        RaftStatus self = cluster.nodes.get(leader).status();
+        assertEquals("LEADER", self.role());
+        assertTrue(self.appliedIndex() >= applied && self.commitIndex() >= applied, self.toString());
+    }
+
+    @Test
     void anUnreachableGroupFailsWithinTheTimeout() throws Exception {
         String nobody = "127.0.0.1:" + TestCluster.freePort();
         try (KvStore store = RaftClientStore.connect("nobody", nobody, Duration.ofMillis(800))) {
