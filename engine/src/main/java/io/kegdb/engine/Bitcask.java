@@ -268,6 +268,8 @@ public final class Bitcask implements KvStore {
             end = appendPut(key, value);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -290,6 +292,8 @@ public final class Bitcask implements KvStore {
             end = appendDelete(key);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -359,6 +363,8 @@ public final class Bitcask implements KvStore {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -452,6 +458,15 @@ public final class Bitcask implements KvStore {
             Files.deleteIfExists(old.segment().path());
         }
         return w;
+    }
+
+    /**
+     * A fault while copying into the mapped segment, which is how the JVM reports a full disk under a
+     * sparse mapping. The position did not advance and the keydir did not change: nothing was written.
+     */
+    private UncheckedIOException mappedWriteFailed(InternalError e) {
+        return new UncheckedIOException(new IOException(dir + ": writing to segment "
+                + active.segment().path().getFileName() + " failed (is the disk full?)", e));
     }
 
     /** Accounts the record a key no longer points at as dead. */

@@ -101,8 +101,7 @@ public class BitcaskLogStorage implements LogStorage, Describer {
                 throw e;
             }
             store = kv;
-            reclaimer = new PrefixReclaimer(path, lock.readLock(), () -> store, () -> firstIndex,
-                    StoreOpener.LOG_SEGMENT_SIZE);
+            reclaimer = new PrefixReclaimer(path, lock.readLock(), () -> store, () -> firstIndex);
             if (garbage) {
                 reclaimer.request();
             }

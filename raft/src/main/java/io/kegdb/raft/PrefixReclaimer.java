@@ -38,22 +38,17 @@ final class PrefixReclaimer implements AutoCloseable {
     private final Lock lock;
     private final Supplier<KvStore> store;
     private final LongSupplier firstIndex;
-    private final long mergeAfterBytes;
     private final ExecutorService executor;
     private final AtomicBoolean queued = new AtomicBoolean();
     private volatile boolean closed;
     private long deletedSinceMerge;
 
-    /**
-     * @param lock            held (shared) around each batch, so closing or resetting the log waits for it
-     * @param mergeAfterBytes deleted value bytes after which a merge is worth its cost
-     */
-    PrefixReclaimer(String name, Lock lock, Supplier<KvStore> store, LongSupplier firstIndex, long mergeAfterBytes) {
+    /** @param lock held (shared) around each batch, so closing or resetting the log waits for it */
+    PrefixReclaimer(String name, Lock lock, Supplier<KvStore> store, LongSupplier firstIndex) {
         this.name = name;
         this.lock = lock;
         this.store = store;
         this.firstIndex = firstIndex;
-        this.mergeAfterBytes = mergeAfterBytes;
         this.executor = Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "kegdb-log-reclaim");
             t.setDaemon(true);
@@ -87,9 +82,8 @@ final class PrefixReclaimer implements AutoCloseable {
             while (!closed && deleteBatch() > 0) {
                 // one batch per lock hold, so a reset or shutdown never waits long
             }
-            if (!closed && deletedSinceMerge >= mergeAfterBytes) {
-                merge();
-                deletedSinceMerge = 0;
+            if (!closed) {
+                mergeIfWorthIt();
             }
         } catch (RuntimeException e) {
             LOG.error("Reclaiming truncated log entries in {} failed; they stay hidden and are retried on the next "
@@ -130,13 +124,15 @@ final class PrefixReclaimer implements AutoCloseable {
         }
     }
 
-    private void merge() {
+    /** Merges once a segment's worth of bytes was deleted: then at least one segment can be dropped. */
+    private void mergeIfWorthIt() {
         lock.lock();
         try {
             // Only the engine has segments to drop; other stores free space as they delete.
-            if (store.get() instanceof Bitcask bitcask) {
+            if (store.get() instanceof Bitcask bitcask && deletedSinceMerge >= bitcask.options().segmentSize()) {
                 long start = System.nanoTime();
                 bitcask.merge();
+                deletedSinceMerge = 0;
                 LOG.debug("Merged {} after reclaiming a log prefix in {} ms", name,
                         TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
             }

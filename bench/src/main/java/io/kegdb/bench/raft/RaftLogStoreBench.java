@@ -9,14 +9,16 @@ import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.Function;
 
 /**
  * The seed's Raft store benchmark on KegDB's {@code BitcaskLogStorage} and SOFAJRaft's
  * {@code RocksDBLogStorage}, without and with sync, in one run: prints each result as it is measured, then a
  * Markdown table of ns/op and the Bitcask/RocksDB ratio.
  *
- * <p>Each measurement is repeated in rounds that alternate the two stores, and the median is reported: on a
- * shared machine a single run of an fsync-bound operation swings by a factor of two.
+ * <p>Writes run both stores in one loop, alternating operation by operation and timing each, so that disk
+ * contention from elsewhere hits both alike; reads run each store in a tight loop of its own. Every
+ * measurement is repeated in rounds and the median is reported.
  *
  * <p>Arguments: seconds per measured run (default 1), rounds (default 3), data directory (default
  * {@code target/raft-bench}), optionally a comma-separated list of operations to run (default all).
@@ -43,6 +45,7 @@ public final class RaftLogStoreBench {
         Map<Boolean, Map<RaftWorkload, Map<RaftStore, Double>>> results = new LinkedHashMap<>();
         for (boolean sync : new boolean[] {false, true}) {
             Map<RaftWorkload, Map<RaftStore, Double>> byWorkload = new EnumMap<>(RaftWorkload.class);
+            Function<RaftStore, StoreFixture> fixtures = store -> new StoreFixture(store, sync, dataDir);
             results.put(sync, byWorkload);
             for (RaftWorkload workload : RaftWorkload.values()) {
                 if (only != null && !only.contains(workload.label)) {
@@ -50,13 +53,21 @@ public final class RaftLogStoreBench {
                 }
                 Map<RaftStore, double[]> samples = new EnumMap<>(RaftStore.class);
                 for (int round = 0; round < rounds; round++) {
-                    for (RaftStore store : RaftStore.values()) {
-                        GoBenchLoop.Result r = GoBenchLoop.measure(workload,
-                                () -> new StoreFixture(store, sync, dataDir), target);
-                        samples.computeIfAbsent(store, k -> new double[rounds])[round] = r.nsPerOp();
-                        out.printf(Locale.ROOT, "%-20s %-7s %-12s %10d %14.1f ns/op%n", store.label,
-                                sync ? "sync" : "nosync", workload.label, r.n(), r.nsPerOp());
+                    Map<RaftStore, GoBenchLoop.Result> measured;
+                    if (workload.writes) {
+                        measured = GoBenchLoop.measurePaired(workload, fixtures, target);
+                    } else {
+                        measured = new EnumMap<>(RaftStore.class);
+                        for (RaftStore store : RaftStore.values()) {
+                            measured.put(store, GoBenchLoop.measure(workload, fixtures, store, target));
+                        }
                     }
+                    int r = round;
+                    measured.forEach((store, result) -> {
+                        samples.computeIfAbsent(store, k -> new double[rounds])[r] = result.nsPerOp();
+                        out.printf(Locale.ROOT, "%-20s %-7s %-12s %10d %14.1f ns/op%n", store.label,
+                                sync ? "sync" : "nosync", workload.label, result.n(), result.nsPerOp());
+                    });
                 }
                 Map<RaftStore, Double> byStore = new EnumMap<>(RaftStore.class);
                 samples.forEach((store, ns) -> byStore.put(store, median(ns)));
