@@ -1,8 +1,6 @@
 package io.kegdb.raft;
 
-import com.alipay.sofa.jraft.RouteTable;
 import com.alipay.sofa.jraft.conf.Configuration;
-import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.option.CliOptions;
 import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.KvStore;
@@ -12,7 +10,7 @@ import java.util.Objects;
 
 /**
  * A thin client of a Raft group: a {@link KvStore} whose data lives on the group's nodes. Every request goes
- * to the leader (found through SOFAJRaft's {@link RouteTable} and the hints nodes answer with) and is retried
+ * to the leader (found by asking the peers whom they follow, then through the hints nodes answer with) and is retried
  * across leader changes until the request timeout; then it fails with a {@link ReplicationException}. Scans
  * page through the leader.
  */
@@ -34,16 +32,11 @@ public final class RaftClientStore {
             throw new IllegalArgumentException("requestTimeout must be positive, not " + requestTimeout);
         }
         Configuration conf = PeerList.parse(peers);
-        RouteTable.getInstance().updateConfiguration(group, conf);
         CliClientServiceImpl client = new CliClientServiceImpl();
         client.init(new CliOptions());
-        GroupCaller caller = new GroupCaller(group, new RpcTransport(client.getRpcClient()), timeoutMs -> {
-            if (!RouteTable.getInstance().refreshLeader(client, group, (int) Math.max(1, timeoutMs)).isOk()) {
-                return null;
-            }
-            PeerId leader = RouteTable.getInstance().selectLeader(group);
-            return leader == null || leader.isEmpty() ? null : leader;
-        }, requestTimeout.toMillis());
+        Transport transport = new RpcTransport(client.getRpcClient());
+        GroupCaller caller = new GroupCaller(group, transport, new LeaderLookup(group, conf, transport),
+                requestTimeout.toMillis());
         return new GroupStore(group, caller, null, consistency, client::shutdown);
     }
 
