@@ -138,7 +138,11 @@ public final class RaftNodeOptions {
             return this;
         }
 
-        /** Followers start an election after this long without a leader's heartbeat; default 1000 ms. */
+        /**
+         * Followers stand for election after a random time in [T, 1.5 T) without a leader's heartbeat, and
+         * the leader's heartbeats go out every T / 10; default 1000 ms. Smaller means faster failover and
+         * more needless elections when a node pauses (GC, an overloaded machine).
+         */
         public Builder electionTimeoutMs(int electionTimeoutMs) {
             this.electionTimeoutMs = electionTimeoutMs;
             return this;
