@@ -137,7 +137,7 @@ public final class RaftNode implements KvStore, RaftGroupView {
         String role = node.getNodeState().name().replace("STATE_", "");
         return new RaftStatus(self.toString(), group, role, term,
                 leader == null || leader.isEmpty() ? null : leader.toString(), node.getLastCommittedIndex(),
-                fsm.appliedIndex(), factory.firstLogIndex(), node.getLastLogIndex());
+                node.getLastAppliedLogIndex(), factory.firstLogIndex(), node.getLastLogIndex());
     }
 
     @Override
