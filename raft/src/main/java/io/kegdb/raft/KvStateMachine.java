@@ -31,7 +31,6 @@ final class KvStateMachine extends StateMachineAdapter {
     static final String SNAPSHOT_DATA = "data";
 
     private final DataStore data;
-    private volatile long appliedIndex;
     private volatile long snapshotsLoaded;
 
     KvStateMachine(DataStore data) {
@@ -55,7 +54,6 @@ final class KvStateMachine extends StateMachineAdapter {
                         "applying log entry %d failed: %s", iter.getIndex(), e));
                 return;
             }
-            appliedIndex = iter.getIndex();
             if (done instanceof WriteClosure w) {
                 w.setOutcome(outcome);
             }
@@ -97,9 +95,8 @@ final class KvStateMachine extends StateMachineAdapter {
                 // A snapshot of a store that was still empty has no files.
                 data.restoreFrom(Files.createDirectories(source));
             }
-            appliedIndex = reader.load().getLastIncludedIndex();
             snapshotsLoaded++;
-            LOG.info("loaded the snapshot at log index {} from {}", appliedIndex, source);
+            LOG.info("loaded the snapshot at log index {} from {}", reader.load().getLastIncludedIndex(), source);
             return true;
         } catch (IOException | RuntimeException e) {
             LOG.error("loading the snapshot in {} failed", source, e);
@@ -110,10 +107,6 @@ final class KvStateMachine extends StateMachineAdapter {
     @Override
     public void onError(RaftException e) {
         LOG.error("the raft node stopped on an error: {}", e.getStatus(), e);
-    }
-
-    long appliedIndex() {
-        return appliedIndex;
     }
 
     long snapshotsLoaded() {
