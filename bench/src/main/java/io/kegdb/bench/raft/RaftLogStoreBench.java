@@ -16,9 +16,8 @@ import java.util.function.Function;
  * {@code RocksDBLogStorage}, without and with sync, in one run: prints each result as it is measured, then a
  * Markdown table of ns/op and the Bitcask/RocksDB ratio.
  *
- * <p>Writes run both stores in one loop, alternating operation by operation and timing each, so that disk
- * contention from elsewhere hits both alike; reads run each store in a tight loop of its own. Every
- * measurement is repeated in rounds and the median is reported.
+ * <p>Both stores run in one loop, taking turns (see {@link GoBenchLoop}), so that contention from elsewhere
+ * on the machine hits both alike. Every measurement is repeated in rounds and the median is reported.
  *
  * <p>Arguments: seconds per measured run (default 1), rounds (default 3), data directory (default
  * {@code target/raft-bench}), optionally a comma-separated list of operations to run (default all).
@@ -53,15 +52,7 @@ public final class RaftLogStoreBench {
                 }
                 Map<RaftStore, double[]> samples = new EnumMap<>(RaftStore.class);
                 for (int round = 0; round < rounds; round++) {
-                    Map<RaftStore, GoBenchLoop.Result> measured;
-                    if (workload.writes) {
-                        measured = GoBenchLoop.measurePaired(workload, fixtures, target);
-                    } else {
-                        measured = new EnumMap<>(RaftStore.class);
-                        for (RaftStore store : RaftStore.values()) {
-                            measured.put(store, GoBenchLoop.measure(workload, fixtures, store, target));
-                        }
-                    }
+                    Map<RaftStore, GoBenchLoop.Result> measured = GoBenchLoop.measure(workload, fixtures, target);
                     int r = round;
                     measured.forEach((store, result) -> {
                         samples.computeIfAbsent(store, k -> new double[rounds])[r] = result.nsPerOp();

@@ -11,62 +11,61 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The seed's workloads (hashicorp/raft's bench shapes) on SOFAJRaft's storage interfaces. Writes are
- * operations that can be timed one by one; reads time a tight loop of their own.
+ * The seed's workloads (hashicorp/raft's bench shapes) on SOFAJRaft's storage interfaces: an untimed setup
+ * for {@code n} operations, then operations numbered from 1.
  */
 enum RaftWorkload {
     /** Nine entries of "data", then getFirstLogIndex. */
     FIRST_INDEX("FirstIndex", false) {
         @Override
-        long run(StoreFixture f, int n) {
+        void setup(StoreFixture f, int n) {
             storeNine(f);
-            long sink = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                sink += f.log.getFirstLogIndex();
-            }
-            return elapsed(start, sink);
+        }
+
+        @Override
+        long op(StoreFixture f, int i) {
+            return f.log.getFirstLogIndex();
         }
     },
     /** Nine entries of "data", then getLastLogIndex. */
     LAST_INDEX("LastIndex", false) {
         @Override
-        long run(StoreFixture f, int n) {
+        void setup(StoreFixture f, int n) {
             storeNine(f);
-            long sink = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                sink += f.log.getLastLogIndex();
-            }
-            return elapsed(start, sink);
+        }
+
+        @Override
+        long op(StoreFixture f, int i) {
+            return f.log.getLastLogIndex();
         }
     },
     /** Nine entries of "data", then getEntry(5), decoded. */
     GET_LOG("GetLog", false) {
         @Override
-        long run(StoreFixture f, int n) {
+        void setup(StoreFixture f, int n) {
             storeNine(f);
-            long sink = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                sink += f.log.getEntry(5).getId().getIndex();
-            }
-            return elapsed(start, sink);
+        }
+
+        @Override
+        long op(StoreFixture f, int i) {
+            return f.log.getEntry(5).getId().getIndex();
         }
     },
     /** One entry per append. */
     STORE_LOG("StoreLog", true) {
         @Override
-        void op(StoreFixture f, int i) {
+        long op(StoreFixture f, int i) {
             check(f.log.appendEntry(entry(i)));
+            return i;
         }
     },
     /** Three entries per append. */
     STORE_LOGS("StoreLogs", true) {
         @Override
-        void op(StoreFixture f, int i) {
+        long op(StoreFixture f, int i) {
             long last = 3L * i;
             check(f.log.appendEntries(List.of(entry(last - 2), entry(last - 1), entry(last))) == 3);
+            return i;
         }
     },
     /** Three entries every ten indexes, then truncatePrefix moving the first index by ten per operation. */
@@ -86,48 +85,49 @@ enum RaftWorkload {
         }
 
         @Override
-        void op(StoreFixture f, int i) {
+        long op(StoreFixture f, int i) {
             check(f.log.truncatePrefix(10L * i + 1));
+            return i;
         }
     },
     /** The vote, a small value, set each operation. */
     SET("Set", true) {
         @Override
-        void op(StoreFixture f, int i) {
+        long op(StoreFixture f, int i) {
             check(f.meta.setVotedFor(PEERS[i & 255]));
+            return i;
         }
     },
     /** The vote read back. */
     GET("Get", false, true) {
         @Override
-        long run(StoreFixture f, int n) {
+        void setup(StoreFixture f, int n) {
             check(f.meta.setVotedFor(new PeerId("127.0.0.1", 4242)));
-            long sink = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                sink += f.meta.getVotedFor().getPort();
-            }
-            return elapsed(start, sink);
+        }
+
+        @Override
+        long op(StoreFixture f, int i) {
+            return f.meta.getVotedFor().getPort();
         }
     },
     /** The term, a uint64, set each operation. */
     SET_UINT64("SetUint64", true) {
         @Override
-        void op(StoreFixture f, int i) {
+        long op(StoreFixture f, int i) {
             check(f.meta.setTerm(i));
+            return i;
         }
     },
     /** The term read back. */
     GET_UINT64("GetUint64", false, true) {
         @Override
-        long run(StoreFixture f, int n) {
+        void setup(StoreFixture f, int n) {
             check(f.meta.setTerm(42));
-            long sink = 0;
-            long start = System.nanoTime();
-            for (int i = 0; i < n; i++) {
-                sink += f.meta.getTerm();
-            }
-            return elapsed(start, sink);
+        }
+
+        @Override
+        long op(StoreFixture f, int i) {
+            return f.meta.getTerm();
         }
     };
 
@@ -140,13 +140,9 @@ enum RaftWorkload {
         }
     }
 
-    /** Keeps results alive so the JIT cannot drop the measured calls. */
-    static volatile long blackhole;
-
     final String label;
     /** Writes something durable: with sync on, an fsync bounds it from below. */
     final boolean writes;
-
     /** Both stores answer from a field in memory: nothing of the storage is measured. */
     final boolean memoryOnBoth;
 
@@ -160,27 +156,12 @@ enum RaftWorkload {
         this.memoryOnBoth = memoryOnBoth;
     }
 
-    /**
-     * Runs the untimed setup for {@code n} operations, then times them; the nanoseconds they took. The reads
-     * override it with a loop of their own, so that nothing but the read is timed.
-     */
-    long run(StoreFixture f, int n) {
-        setup(f, n);
-        long start = System.nanoTime();
-        for (int i = 1; i <= n; i++) {
-            op(f, i);
-        }
-        return System.nanoTime() - start;
-    }
-
-    /** Prepares {@code f} for operations 1..n (writes only). */
+    /** Prepares {@code f} for operations 1..n. */
     void setup(StoreFixture f, int n) {
     }
 
-    /** Operation number {@code i}, counting from 1 (writes only). */
-    void op(StoreFixture f, int i) {
-        throw new UnsupportedOperationException(label + " is timed as a whole");
-    }
+    /** Operation number {@code i}, counting from 1; returns something derived from the result. */
+    abstract long op(StoreFixture f, int i);
 
     static LogEntry entry(long index) {
         LogEntry e = new LogEntry(EntryType.ENTRY_TYPE_DATA);
@@ -195,12 +176,6 @@ enum RaftWorkload {
             nine.add(entry(i));
         }
         check(f.log.appendEntries(nine) == 9);
-    }
-
-    private static long elapsed(long start, long sink) {
-        long nanos = System.nanoTime() - start;
-        blackhole += sink;
-        return nanos;
     }
 
     private static void check(boolean ok) {
