@@ -3,6 +3,7 @@ package io.kegdb.raft;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -43,7 +44,15 @@ public final class NodeMain {
             System.exit(2);
             return;
         }
-        RaftNode node = RaftNode.start(options);
+        RaftNode node;
+        try {
+            node = RaftNode.start(options);
+        } catch (IOException | IllegalArgumentException e) {
+            LOG.error("raft node {} did not start", options.self(), e);
+            System.err.println("kegdb node: " + e.getMessage());
+            System.exit(1);
+            return;
+        }
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("stopping raft node {}", options.self());
