@@ -55,6 +55,7 @@ public final class RaftNodeOptions {
         return s.trim();
     }
 
+    /** A builder with the defaults. */
     public static Builder builder() {
         return new Builder();
     }
@@ -64,6 +65,7 @@ public final class RaftNodeOptions {
         return dir;
     }
 
+    /** The Raft group this node belongs to. */
     public String group() {
         return group;
     }
@@ -78,26 +80,32 @@ public final class RaftNodeOptions {
         return peers;
     }
 
+    /** See {@link Builder#electionTimeoutMs(int)}. */
     public int electionTimeoutMs() {
         return electionTimeoutMs;
     }
 
+    /** See {@link Builder#snapshotIntervalSecs(int)}. */
     public int snapshotIntervalSecs() {
         return snapshotIntervalSecs;
     }
 
+    /** See {@link Builder#requestTimeout(Duration)}. */
     public Duration requestTimeout() {
         return requestTimeout;
     }
 
+    /** How this node serves the reads made through it. */
     public ReadConsistency readConsistency() {
         return readConsistency;
     }
 
+    /** See {@link Builder#logSync(boolean)}. */
     public boolean logSync() {
         return logSync;
     }
 
+    /** See {@link Builder#serviceFactory(JRaftServiceFactory)}. */
     public JRaftServiceFactory serviceFactory() {
         return serviceFactory;
     }
@@ -118,21 +126,25 @@ public final class RaftNodeOptions {
         private Builder() {
         }
 
+        /** The node's directory (required). */
         public Builder dir(Path dir) {
             this.dir = dir;
             return this;
         }
 
+        /** The Raft group (required). */
         public Builder group(String group) {
             this.group = group;
             return this;
         }
 
+        /** This node's {@code host:port} (required); the only address it binds. */
         public Builder self(String self) {
             this.self = self;
             return this;
         }
 
+        /** The group's members, {@code host:port,...} (required). */
         public Builder peers(String peers) {
             this.peers = peers;
             return this;
@@ -160,6 +172,7 @@ public final class RaftNodeOptions {
             return this;
         }
 
+        /** How reads made through this node are served; default linearizable. */
         public Builder readConsistency(ReadConsistency readConsistency) {
             this.readConsistency = Objects.requireNonNull(readConsistency, "readConsistency");
             return this;
@@ -177,6 +190,7 @@ public final class RaftNodeOptions {
             return this;
         }
 
+        /** @throws IllegalArgumentException naming a missing or bad option */
         public RaftNodeOptions build() {
             return new RaftNodeOptions(this);
         }
