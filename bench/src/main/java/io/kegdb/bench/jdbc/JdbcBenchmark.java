@@ -1,0 +1,165 @@
+package io.kegdb.bench.jdbc;
+
+import com.zaxxer.hikari.HikariConfig;
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/**
+ * The same JDBC work on KegDB, SQLite and H2, each through a HikariCP pool, in one run; prints a Markdown table
+ * of operations per second.
+ *
+ * <pre>
+ * mvn -B -q -pl bench -am -DskipTests package
+ * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--durable N]
+ *      [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
+ * </pre>
+ */
+public final class JdbcBenchmark {
+
+    /** The measured workloads, in table order. */
+    enum Workload {
+        BATCHED_INSERT("insert, batched, 1000 rows per transaction"),
+        AUTOCOMMIT_INSERT("insert, autocommit, one row per transaction"),
+        PREPARED_SELECT_1("point select, prepared, 1 thread"),
+        PREPARED_SELECT_2("point select, prepared, 2 threads"),
+        ADHOC_SELECT("point select, ad hoc SQL with a literal");
+
+        final String label;
+
+        Workload(String label) {
+            this.label = label;
+        }
+    }
+
+    private int rows = 200_000;
+    private int durable = 2_000;
+    private int selects = 200_000;
+    private int adhoc = 50_000;
+    private List<JdbcTarget> targets = List.of(JdbcTarget.values());
+    private Path dir;
+
+    private JdbcBenchmark() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        JdbcBenchmark bench = new JdbcBenchmark();
+        bench.parse(args);
+        bench.run();
+    }
+
+    private void parse(String[] args) throws IOException {
+        for (int i = 0; i < args.length; i++) {
+            String value = i + 1 < args.length ? args[i + 1] : null;
+            switch (args[i]) {
+                case "--rows" -> rows = Integer.parseInt(value);
+                case "--durable" -> durable = Integer.parseInt(value);
+                case "--selects" -> selects = Integer.parseInt(value);
+                case "--adhoc" -> adhoc = Integer.parseInt(value);
+                case "--dir" -> dir = Path.of(value);
+                case "--only" -> {
+                    List<JdbcTarget> chosen = new ArrayList<>();
+                    for (String name : value.split(",")) {
+                        chosen.add(JdbcTarget.valueOf(name.trim().toUpperCase(Locale.ROOT)));
+                    }
+                    targets = chosen;
+                }
+                default -> throw new IllegalArgumentException("unknown argument " + args[i]
+                        + " (known: --rows --durable --selects --adhoc --only --dir)");
+            }
+            i++;
+        }
+        if (dir == null) {
+            dir = Files.createTempDirectory("kegdb-jdbc-bench");
+        }
+    }
+
+    private void run() throws Exception {
+        Map<JdbcTarget, Map<Workload, Double>> results = new EnumMap<>(JdbcTarget.class);
+        for (JdbcTarget target : targets) {
+            Path targetDir = dir.resolve(target.name().toLowerCase(Locale.ROOT));
+            deleteRecursively(targetDir);
+            Files.createDirectories(targetDir);
+            System.err.printf("%s: %s%n", target.label(), target.url(targetDir));
+            results.put(target, runOn(target, targetDir));
+            deleteRecursively(targetDir);
+        }
+        System.out.print(table(results));
+    }
+
+    private Map<Workload, Double> runOn(JdbcTarget target, Path targetDir) throws Exception {
+        HikariConfig config = new HikariConfig();
+        config.setJdbcUrl(target.url(targetDir));
+        config.setMaximumPoolSize(2);
+        config.setMinimumIdle(2);
+        config.setPoolName("bench-" + target.name().toLowerCase(Locale.ROOT));
+        Map<Workload, Double> r = new EnumMap<>(Workload.class);
+        try (HikariDataSource pool = new HikariDataSource(config)) {
+            JdbcWorkloads w = new JdbcWorkloads(pool, rows);
+            w.createTable(target.createTable());
+            r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT, w.batchedInsert(1000)));
+            r.put(Workload.AUTOCOMMIT_INSERT, report(target, Workload.AUTOCOMMIT_INSERT, w.autocommitInserts(durable)));
+            r.put(Workload.PREPARED_SELECT_1, report(target, Workload.PREPARED_SELECT_1, w.preparedPointSelects(1, selects)));
+            r.put(Workload.PREPARED_SELECT_2, report(target, Workload.PREPARED_SELECT_2, w.preparedPointSelects(2, selects)));
+            r.put(Workload.ADHOC_SELECT, report(target, Workload.ADHOC_SELECT, w.adHocPointSelects(adhoc)));
+        }
+        return r;
+    }
+
+    private static double report(JdbcTarget target, Workload workload, double opsPerSecond) {
+        System.err.printf("  %-45s %,12.0f ops/s%n", workload.label, opsPerSecond);
+        return opsPerSecond;
+    }
+
+    private String table(Map<JdbcTarget, Map<Workload, Double>> results) {
+        StringBuilder sb = new StringBuilder();
+        sb.append(String.format("%d rows (%d B keys, %d B values); %d autocommit inserts; %d prepared selects per thread;"
+                        + " %d ad hoc selects; HikariCP, pool of 2.%n%n", rows, JdbcWorkloads.KEY_BYTES,
+                JdbcWorkloads.VALUE_BYTES, durable, selects, adhoc));
+        sb.append("| workload (ops/s) |");
+        for (JdbcTarget t : results.keySet()) {
+            sb.append(' ').append(t.label()).append(" |");
+        }
+        boolean ratio = results.containsKey(JdbcTarget.KEGDB) && results.containsKey(JdbcTarget.SQLITE);
+        if (ratio) {
+            sb.append(" KegDB / SQLite |");
+        }
+        sb.append('\n').append("|---|");
+        results.keySet().forEach(t -> sb.append("---:|"));
+        if (ratio) {
+            sb.append("---:|");
+        }
+        sb.append('\n');
+        for (Workload w : Workload.values()) {
+            sb.append("| ").append(w.label).append(" |");
+            for (Map<Workload, Double> r : results.values()) {
+                sb.append(String.format(" %,.0f |", r.get(w)));
+            }
+            if (ratio) {
+                sb.append(String.format(" %.2f× |", results.get(JdbcTarget.KEGDB).get(w) / results.get(JdbcTarget.SQLITE).get(w)));
+            }
+            sb.append('\n');
+        }
+        return sb.toString();
+    }
+
+    private static void deleteRecursively(Path p) throws IOException {
+        if (!Files.exists(p)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(p)) {
+            for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(q);
+            }
+        }
+    }
+}

@@ -1,0 +1,157 @@
+package io.kegdb.bench.jdbc;
+
+import com.zaxxer.hikari.HikariDataSource;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+
+/**
+ * The benchmark's workloads on one pooled database: 16-byte keys, 128-byte values in table BENCH. Each
+ * returns operations per second; reads check the value they get.
+ */
+final class JdbcWorkloads {
+    static final int KEY_BYTES = 16;
+    static final int VALUE_BYTES = 128;
+
+    private final HikariDataSource pool;
+    private final int rows;
+
+    JdbcWorkloads(HikariDataSource pool, int rows) {
+        this.pool = pool;
+        this.rows = rows;
+    }
+
+    static String key(int i) {
+        return String.format("k%015d", i);
+    }
+
+    private static String autocommitKey(int i) {
+        return String.format("a%015d", i);
+    }
+
+    static String value(int i) {
+        StringBuilder sb = new StringBuilder(VALUE_BYTES);
+        sb.append(String.format("%08d", i));
+        while (sb.length() < VALUE_BYTES) {
+            sb.append((char) ('a' + (sb.length() + i) % 26));
+        }
+        return sb.toString();
+    }
+
+    void createTable(String ddl) throws SQLException {
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            s.executeUpdate(ddl);
+        }
+    }
+
+    /** {@code rows} inserts, prepared and batched, committed every {@code txnSize} rows. */
+    double batchedInsert(int txnSize) throws SQLException {
+        long start = System.nanoTime();
+        try (Connection c = pool.getConnection();
+             PreparedStatement ins = c.prepareStatement("INSERT INTO BENCH (K, V) VALUES (?, ?)")) {
+            c.setAutoCommit(false);
+            for (int i = 0; i < rows; i++) {
+                ins.setString(1, key(i));
+                ins.setString(2, value(i));
+                ins.addBatch();
+                if ((i + 1) % txnSize == 0 || i == rows - 1) {
+                    ins.executeBatch();
+                    c.commit();
+                }
+            }
+            c.setAutoCommit(true);
+        }
+        return perSecond(rows, start);
+    }
+
+    /** Single-row inserts, each its own (durable where the database makes it so) autocommitted transaction. */
+    double autocommitInserts(int count) throws SQLException {
+        long start = System.nanoTime();
+        try (Connection c = pool.getConnection();
+             PreparedStatement ins = c.prepareStatement("INSERT INTO BENCH (K, V) VALUES (?, ?)")) {
+            c.setAutoCommit(true);
+            for (int i = 0; i < count; i++) {
+                ins.setString(1, autocommitKey(i));
+                ins.setString(2, value(i));
+                ins.executeUpdate();
+            }
+        }
+        return perSecond(count, start);
+    }
+
+    /** Point selects through one prepared statement per thread, on random keys. */
+    double preparedPointSelects(int threads, int perThread) throws Exception {
+        pointSelectsOn(1, Math.max(1, perThread / 10), 99); // warm up: JIT, plan caches
+        long start = System.nanoTime();
+        pointSelectsOn(threads, perThread, 7);
+        return perSecond((long) threads * perThread, start);
+    }
+
+    private void pointSelectsOn(int threads, int perThread, long seed) throws Exception {
+        ExecutorService executor = Executors.newFixedThreadPool(threads);
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (int t = 0; t < threads; t++) {
+                long threadSeed = seed + t;
+                futures.add(executor.submit(() -> {
+                    Random rnd = new Random(threadSeed);
+                    try (Connection c = pool.getConnection();
+                         PreparedStatement sel = c.prepareStatement("SELECT V FROM BENCH WHERE K = ?")) {
+                        for (int i = 0; i < perThread; i++) {
+                            int k = rnd.nextInt(rows);
+                            sel.setString(1, key(k));
+                            try (ResultSet rs = sel.executeQuery()) {
+                                check(rs, k);
+                            }
+                        }
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> f : futures) {
+                f.get();
+            }
+        } finally {
+            executor.shutdown();
+        }
+    }
+
+    /** Point selects with the key as a literal in new SQL text each time, as a console or an ORM without caching. */
+    double adHocPointSelects(int count) throws SQLException {
+        adHoc(Math.max(1, count / 10), 98);
+        long start = System.nanoTime();
+        adHoc(count, 8);
+        return perSecond(count, start);
+    }
+
+    private void adHoc(int count, long seed) throws SQLException {
+        Random rnd = new Random(seed);
+        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
+            for (int i = 0; i < count; i++) {
+                int k = rnd.nextInt(rows);
+                try (ResultSet rs = s.executeQuery("SELECT V FROM BENCH WHERE K = '" + key(k) + "'")) {
+                    check(rs, k);
+                }
+            }
+        }
+    }
+
+    private static void check(ResultSet rs, int k) throws SQLException {
+        if (!rs.next() || !value(k).equals(rs.getString(1))) {
+            throw new IllegalStateException("wrong or missing row for " + key(k));
+        }
+    }
+
+    private static double perSecond(long ops, long startNanos) {
+        return ops / ((System.nanoTime() - startNanos) / 1e9);
+    }
+}

@@ -1,0 +1,136 @@
+package io.kegdb.jdbc;
+
+import io.kegdb.engine.BitcaskOptions;
+import io.kegdb.engine.Durability;
+
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.InvalidPathException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * What a KegDB URL and its {@link Properties} ask for: which store (a directory or a named in-memory store),
+ * the connection's durability and read-only flag, and the engine options used if this connection opens
+ * the store.
+ *
+ * @param url             the URL as given
+ * @param directory       the database directory (absolute, normalized), or null for an in-memory store
+ * @param memoryName      the in-memory store's name, or null for a directory
+ * @param durability      durability of commits and autocommitted statements
+ * @param readOnly        whether the connection rejects writes
+ * @param user            user name a tool sent, for {@code getUserName()}; may be null
+ * @param engineOptions   engine options to open the store with
+ * @param explicitEngine  the engine options the caller set explicitly, as given
+ */
+record ConnectionSettings(String url, Path directory, String memoryName, Durability durability, boolean readOnly,
+                          String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine) {
+
+    static final String PREFIX = "jdbc:kegdb:";
+    static final String MEMORY_PREFIX = "mem:";
+
+    static boolean accepts(String url) {
+        return url != null && url.regionMatches(true, 0, PREFIX, 0, PREFIX.length());
+    }
+
+    /** Parses {@code url} and merges {@code info}; every unknown option or bad value is an SQLException naming it. */
+    static ConnectionSettings parse(String url, Properties info) throws SQLException {
+        if (!accepts(url)) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "not a KegDB URL: " + url + " (expected " + PREFIX + "<dir>)");
+        }
+        String rest = url.substring(PREFIX.length());
+        int q = rest.indexOf('?');
+        String location = q < 0 ? rest : rest.substring(0, q);
+        Map<ConnectionOption, String> options = new EnumMap<>(ConnectionOption.class);
+        if (q >= 0) {
+            for (String pair : rest.substring(q + 1).split("&")) {
+                if (pair.isEmpty()) {
+                    continue;
+                }
+                int eq = pair.indexOf('=');
+                if (eq <= 0) {
+                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option '" + pair + "' in URL " + url + " has no value (expected name=value)");
+                }
+                String name = decode(pair.substring(0, eq));
+                options.put(ConnectionOption.byName(name), decode(pair.substring(eq + 1)));
+            }
+        }
+        if (info != null) {
+            for (String name : info.stringPropertyNames()) {
+                ConnectionOption option = ConnectionOption.byName(name);
+                String value = info.getProperty(name);
+                String fromUrl = options.get(option);
+                if (fromUrl != null && !fromUrl.equals(value) && option != ConnectionOption.USER
+                        && option != ConnectionOption.PASSWORD) {
+                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option " + option.key() + " is '" + fromUrl
+                            + "' in the URL but '" + value + "' in the properties");
+                }
+                options.putIfAbsent(option, value);
+            }
+        }
+
+        Durability durability = Durability.SYNC;
+        boolean readOnly = false;
+        BitcaskOptions.Builder engine = BitcaskOptions.builder();
+        Map<ConnectionOption, String> explicitEngine = new EnumMap<>(ConnectionOption.class);
+        for (Map.Entry<ConnectionOption, String> e : options.entrySet()) {
+            ConnectionOption option = e.getKey();
+            String value = e.getValue();
+            if (option.isEngineOption()) {
+                option.applyTo(engine, value);
+                explicitEngine.put(option, value.trim());
+            } else if (option == ConnectionOption.DURABILITY) {
+                durability = option.parseDurability(value);
+            } else if (option == ConnectionOption.READ_ONLY) {
+                readOnly = option.parseBoolean(value);
+            }
+        }
+        engine.readOnly(readOnly);
+        String user = options.get(ConnectionOption.USER);
+
+        if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
+            String name = location.substring(MEMORY_PREFIX.length());
+            if (name.isEmpty()) {
+                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "in-memory URL needs a name: " + PREFIX + MEMORY_PREFIX + "<name>");
+            }
+            return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
+                    Collections.unmodifiableMap(explicitEngine));
+        }
+        if (location.isEmpty()) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
+                    + PREFIX + "<dir>)");
+        }
+        if (location.startsWith("raft:")) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "replicated URLs (" + PREFIX + "raft://...) are not available in this driver build");
+        }
+        Path dir;
+        try {
+            dir = Path.of(location).toAbsolutePath().normalize();
+        } catch (InvalidPathException e) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "invalid database directory '" + location + "': " + e.getMessage(), e);
+        }
+        return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
+                Collections.unmodifiableMap(explicitEngine));
+    }
+
+    private static String decode(String s) throws SQLException {
+        try {
+            return URLDecoder.decode(s, StandardCharsets.UTF_8);
+        } catch (IllegalArgumentException e) {
+            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "malformed %-escape in URL option '" + s + "'", e);
+        }
+    }
+
+    boolean inMemory() {
+        return memoryName != null;
+    }
+
+    /** The name of the store for messages and logs. */
+    String storeName() {
+        return inMemory() ? MEMORY_PREFIX + memoryName : directory.toString();
+    }
+}

@@ -1,0 +1,85 @@
+package io.kegdb.jdbc;
+
+import io.kegdb.sql.ColumnInfo;
+
+import java.sql.ParameterMetaData;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.List;
+
+/** Parameter types as the SQL layer inferred them. */
+final class KegParameterMetaData implements ParameterMetaData {
+    private final List<ColumnInfo> parameters;
+
+    KegParameterMetaData(List<ColumnInfo> parameters) {
+        this.parameters = parameters;
+    }
+
+    private ColumnInfo parameter(int i) throws SQLException {
+        if (i < 1 || i > parameters.size()) {
+            throw JdbcErrors.of(JdbcErrors.BAD_INDEX, "parameter index " + i + " out of range 1.." + parameters.size());
+        }
+        return parameters.get(i - 1);
+    }
+
+    @Override
+    public int getParameterCount() {
+        return parameters.size();
+    }
+
+    @Override
+    public int isNullable(int param) throws SQLException {
+        return parameter(param).nullable() ? parameterNullable : parameterNoNulls;
+    }
+
+    @Override
+    public boolean isSigned(int param) throws SQLException {
+        int t = parameter(param).jdbcType();
+        return t == Types.BIGINT || t == Types.INTEGER || t == Types.SMALLINT || t == Types.TINYINT
+                || t == Types.DOUBLE || t == Types.REAL || t == Types.FLOAT || t == Types.DECIMAL || t == Types.NUMERIC;
+    }
+
+    @Override
+    public int getPrecision(int param) throws SQLException {
+        return Math.max(0, parameter(param).precision());
+    }
+
+    @Override
+    public int getScale(int param) throws SQLException {
+        return parameter(param).scale();
+    }
+
+    @Override
+    public int getParameterType(int param) throws SQLException {
+        return parameter(param).jdbcType();
+    }
+
+    @Override
+    public String getParameterTypeName(int param) throws SQLException {
+        return parameter(param).typeName();
+    }
+
+    @Override
+    public String getParameterClassName(int param) throws SQLException {
+        return ColumnValues.className(parameter(param).jdbcType());
+    }
+
+    @Override
+    public int getParameterMode(int param) throws SQLException {
+        parameter(param);
+        return parameterModeIn;
+    }
+
+    @Override
+    public <T> T unwrap(Class<T> iface) throws SQLException {
+        if (iface.isInstance(this)) {
+            return iface.cast(this);
+        }
+        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "not a wrapper for " + iface.getName());
+    }
+
+    @Override
+    public boolean isWrapperFor(Class<?> iface) {
+        return iface.isInstance(this);
+    }
+}

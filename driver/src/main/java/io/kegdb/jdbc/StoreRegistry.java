@@ -1,0 +1,117 @@
+package io.kegdb.jdbc;
+
+import io.kegdb.engine.Bitcask;
+import io.kegdb.engine.KvStore;
+import io.kegdb.sql.SqlDatabase;
+import io.kegdb.sql.SqlError;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The stores this JVM has open, one per directory (by real path) or in-memory name, each shared by all its
+ * connections and closed when the last of them closes.
+ */
+final class StoreRegistry {
+    private static final Logger LOG = LoggerFactory.getLogger(StoreRegistry.class);
+    private static final StoreRegistry INSTANCE = new StoreRegistry();
+
+    private final Map<String, SharedStore> open = new HashMap<>();
+
+    static StoreRegistry instance() {
+        return INSTANCE;
+    }
+
+    /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
+    synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
+        String key = settings.inMemory() ? "mem:" + settings.memoryName() : realDirectory(settings.directory(), settings.readOnly()).toString();
+        SharedStore shared = open.get(key);
+        if (shared == null) {
+            shared = openStore(key, settings);
+            open.put(key, shared);
+        } else {
+            checkCompatible(shared, settings);
+        }
+        shared.retain();
+        return shared;
+    }
+
+    /** Drops one reference; the last closes the store. */
+    synchronized void release(SharedStore shared) {
+        if (shared.release() > 0) {
+            return;
+        }
+        open.remove(shared.key());
+        try {
+            shared.close();
+            LOG.debug("closed store {}", shared.key());
+        } catch (RuntimeException e) {
+            LOG.warn("closing store {} failed", shared.key(), e);
+        }
+    }
+
+    private static Path realDirectory(Path dir, boolean readOnly) throws SQLException {
+        if (readOnly && !Files.isDirectory(dir)) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "database directory " + dir
+                    + " does not exist (readOnly=true opens an existing database only)");
+        }
+        try {
+            Files.createDirectories(dir);
+            return dir.toRealPath();
+        } catch (IOException | SecurityException e) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot create database directory " + dir + ": " + e, e);
+        }
+    }
+
+    private static SharedStore openStore(String key, ConnectionSettings settings) throws SQLException {
+        KvStore store;
+        boolean storeReadOnly = !settings.inMemory() && settings.readOnly();
+        if (settings.inMemory()) {
+            store = KvStore.inMemory();
+        } else {
+            try {
+                store = Bitcask.open(Path.of(key), settings.engineOptions());
+            } catch (IOException | RuntimeException e) {
+                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot open database " + key + ": " + e.getMessage(), e);
+            }
+        }
+        try {
+            SqlDatabase database = SqlDatabase.open(store);
+            LOG.debug("opened store {} with {}", key, settings.engineOptions());
+            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions());
+        } catch (SqlError | RuntimeException e) {
+            try {
+                store.close();
+            } catch (RuntimeException closing) {
+                e.addSuppressed(closing);
+            }
+            if (e instanceof SqlError sqlError) {
+                throw JdbcErrors.of(sqlError.sqlState(), "cannot open the SQL catalog of " + key + ": "
+                        + sqlError.getMessage(), sqlError);
+            }
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot open the SQL catalog of " + key + ": " + e, e);
+        }
+    }
+
+    /** A second connection may not silently get a store configured differently from what it asked for. */
+    private static void checkCompatible(SharedStore shared, ConnectionSettings settings) throws SQLException {
+        if (shared.readOnly() && !settings.readOnly()) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "database " + shared.key() + " is open read-only in this JVM"
+                    + " (opened with readOnly=true); close those connections or add readOnly=true");
+        }
+        for (Map.Entry<ConnectionOption, String> e : settings.explicitEngine().entrySet()) {
+            ConnectionOption option = e.getKey();
+            Object current = option.valueIn(shared.engineOptions());
+            if (!current.equals(option.valueIn(settings.engineOptions()))) {
+                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "database " + shared.key() + " is already open in this JVM with "
+                        + option.key() + "=" + current + ", not " + e.getValue());
+            }
+        }
+    }
+}
