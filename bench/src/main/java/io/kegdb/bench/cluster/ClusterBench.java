@@ -30,7 +30,7 @@ import java.util.stream.Stream;
  * Three Raft nodes on loopback in this JVM and a thin client shared by N threads: puts of 100-byte values,
  * then linearizable (read index) gets of the written keys; throughput and p50/p99 latency, once with the
  * Raft log in Bitcask ({@link KegRaftServiceFactory}) and once in RocksDB (SOFAJRaft's default), in the same
- * run. Prints a Markdown table.
+ * run (after a warm-up cluster, two rounds with the logs taking turns). Prints a Markdown table.
  *
  * <p>Usage: {@code ClusterBench [seconds per phase = 10] [threads = 32] [value bytes = 100] [dir = tmp]}.
  */
@@ -52,11 +52,16 @@ public final class ClusterBench {
         Path root = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("kegdb-cluster-bench");
         Files.createDirectories(root);
 
+        // A throwaway cluster first warms the JIT; then the two logs take turns, twice, so that neither
+        // always runs first or last while other processes load the machine.
+        run("warm-up", new KegRaftServiceFactory(), root.resolve("warm-up"), 3, threads, valueBytes);
         List<Result> results = new ArrayList<>();
-        results.addAll(run("Bitcask (KegRaftServiceFactory)", new KegRaftServiceFactory(), root.resolve("bitcask"),
-                seconds, threads, valueBytes));
-        results.addAll(run("RocksDB (RocksDBLogStorage)", new DefaultJRaftServiceFactory(), root.resolve("rocksdb"),
-                seconds, threads, valueBytes));
+        for (int round = 1; round <= 2; round++) {
+            results.addAll(run("Bitcask (KegRaftServiceFactory), round " + round, new KegRaftServiceFactory(),
+                    root.resolve("bitcask-" + round), seconds, threads, valueBytes));
+            results.addAll(run("RocksDB (RocksDBLogStorage), round " + round, new DefaultJRaftServiceFactory(),
+                    root.resolve("rocksdb-" + round), seconds, threads, valueBytes));
+        }
 
         System.out.printf(Locale.ROOT, "3 nodes on 127.0.0.1 in one JVM, %d client threads on one thin client, "
                 + "%d-byte values, %d s per phase, log fsync on%n%n", threads, valueBytes, seconds);
