@@ -11,8 +11,6 @@ public final class ReplicationException extends RuntimeException {
     public enum Kind {
         /** No leader or no reachable node answered in time; nothing was written (SQLState 08006). */
         UNAVAILABLE("08006"),
-        /** The request was refused and nothing was written; retrying it may succeed (SQLState 40001). */
-        NOT_APPLIED("40001"),
         /** A write reached a leader that lost leadership or stopped answering: it may or may not be committed
          *  (SQLState 08007, transaction resolution unknown). */
         OUTCOME_UNKNOWN("08007");
