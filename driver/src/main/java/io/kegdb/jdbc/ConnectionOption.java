@@ -28,6 +28,18 @@ enum ConnectionOption {
     MAX_OPEN_FILES("maxOpenFiles", true, "count"),
     /** Skip corrupt records of sealed segments on open instead of failing. */
     REPAIR("repair", true, "true|false"),
+    /** Raft: {@code linearizable} (default) or {@code local} reads. */
+    READ_CONSISTENCY("readConsistency", false, "linearizable|local"),
+    /** Raft: how long one store request may take, retries across leader changes included (default 10s). */
+    RAFT_TIMEOUT("raft.timeout", false, "duration, e.g. 10s"),
+    /** Embedded Raft member: the group to join. */
+    RAFT_GROUP("raft.group", false, "group name"),
+    /** Embedded Raft member: this process's node address; its RPC server binds exactly this. */
+    RAFT_SELF("raft.self", false, "host:port"),
+    /** Embedded Raft member: the group's nodes. */
+    RAFT_PEERS("raft.peers", false, "host:port,host:port,..."),
+    /** Embedded Raft member: election timeout in milliseconds (default 1000). */
+    RAFT_ELECTION_TIMEOUT("raft.electionTimeoutMs", false, "milliseconds"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */

@@ -26,9 +26,11 @@ import java.util.Properties;
  * @param user            user name a tool sent, for {@code getUserName()}; may be null
  * @param engineOptions   engine options to open the store with
  * @param explicitEngine  the engine options the caller set explicitly, as given
+ * @param raft            the Raft client or member settings, or null for a local store
  */
 record ConnectionSettings(String url, Path directory, String memoryName, Durability durability, boolean readOnly,
-                          String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine) {
+                          String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine,
+                          RaftSettings raft) {
 
     static final String PREFIX = "jdbc:kegdb:";
     static final String MEMORY_PREFIX = "mem:";
@@ -91,21 +93,26 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         }
         engine.readOnly(readOnly);
         String user = options.get(ConnectionOption.USER);
+        RaftSettings raft = RaftSettings.from(location, options);
+        if (raft != null && raft.isClient()) {
+            return new ConnectionSettings(url, null, null, durability, readOnly, user, engine.build(),
+                    Collections.unmodifiableMap(explicitEngine), raft);
+        }
 
         if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
             String name = location.substring(MEMORY_PREFIX.length());
             if (name.isEmpty()) {
                 throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "in-memory URL needs a name: " + PREFIX + MEMORY_PREFIX + "<name>");
             }
+            if (raft != null) {
+                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "an in-memory store cannot be a Raft member");
+            }
             return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine));
+                    Collections.unmodifiableMap(explicitEngine), null);
         }
         if (location.isEmpty()) {
             throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
                     + PREFIX + "<dir>)");
-        }
-        if (location.startsWith("raft:")) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "replicated URLs (" + PREFIX + "raft://...) are not available in this driver build");
         }
         Path dir;
         try {
@@ -114,7 +121,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
             throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "invalid database directory '" + location + "': " + e.getMessage(), e);
         }
         return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
-                Collections.unmodifiableMap(explicitEngine));
+                Collections.unmodifiableMap(explicitEngine), raft);
     }
 
     private static String decode(String s) throws SQLException {
@@ -131,6 +138,9 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
 
     /** The name of the store for messages and logs. */
     String storeName() {
+        if (raft != null && raft.isClient()) {
+            return raft.clientKey();
+        }
         return inMemory() ? MEMORY_PREFIX + memoryName : directory.toString();
     }
 }

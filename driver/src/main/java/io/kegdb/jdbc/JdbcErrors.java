@@ -77,6 +77,10 @@ final class JdbcErrors {
 
     /** The SQL layer's error with its SQLState unchanged. */
     static SQLException from(SqlError e) {
+        io.kegdb.raft.ReplicationException replication = RaftStores.replicationCause(e);
+        if (replication != null) {
+            return of(replication.kind().sqlState(), replication.getMessage(), e);
+        }
         return of(e.sqlState(), e.getMessage(), e);
     }
 
@@ -85,6 +89,10 @@ final class JdbcErrors {
      * so a pool keeps the connection unless the store itself is gone.
      */
     static SQLException from(RuntimeException e) {
+        io.kegdb.raft.ReplicationException replication = RaftStores.replicationCause(e);
+        if (replication != null) {
+            return of(replication.kind().sqlState(), replication.getMessage(), e);
+        }
         if (e instanceof java.io.UncheckedIOException io) {
             return of("58030", "I/O error: " + io.getCause().getMessage(), e);
         }

@@ -30,7 +30,9 @@ final class StoreRegistry {
 
     /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
     synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
-        String key = settings.inMemory() ? "mem:" + settings.memoryName() : realDirectory(settings.directory(), settings.readOnly()).toString();
+        String key = settings.raft() != null && settings.raft().isClient() ? settings.raft().clientKey()
+                : settings.inMemory() ? "mem:" + settings.memoryName()
+                : realDirectory(settings.directory(), settings.readOnly()).toString();
         SharedStore shared = open.get(key);
         if (shared == null) {
             shared = openStore(key, settings);
@@ -72,7 +74,9 @@ final class StoreRegistry {
     private static SharedStore openStore(String key, ConnectionSettings settings) throws SQLException {
         KvStore store;
         boolean storeReadOnly = !settings.inMemory() && settings.readOnly();
-        if (settings.inMemory()) {
+        if (settings.raft() != null) {
+            store = RaftStores.open(settings.raft(), settings.raft().isClient() ? null : Path.of(key));
+        } else if (settings.inMemory()) {
             store = KvStore.inMemory();
         } else {
             try {
@@ -90,6 +94,11 @@ final class StoreRegistry {
                 store.close();
             } catch (RuntimeException closing) {
                 e.addSuppressed(closing);
+            }
+            io.kegdb.raft.ReplicationException replication = RaftStores.replicationCause(e);
+            if (replication != null) {
+                throw JdbcErrors.of(replication.kind().sqlState(), "cannot read the SQL catalog of " + key + ": "
+                        + replication.getMessage(), e);
             }
             if (e instanceof SqlError sqlError) {
                 throw JdbcErrors.of(sqlError.sqlState(), "cannot open the SQL catalog of " + key + ": "

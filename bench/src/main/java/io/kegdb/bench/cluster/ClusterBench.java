@@ -1,0 +1,172 @@
+package io.kegdb.bench.cluster;
+
+import com.alipay.sofa.jraft.JRaftServiceFactory;
+import com.alipay.sofa.jraft.core.DefaultJRaftServiceFactory;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KvStore;
+import io.kegdb.raft.KegRaftServiceFactory;
+import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftNode;
+import io.kegdb.raft.RaftNodeOptions;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+
+/**
+ * Three Raft nodes on loopback in this JVM and a thin client shared by N threads: puts of 100-byte values,
+ * then linearizable (read index) gets of the written keys; throughput and p50/p99 latency, once with the
+ * Raft log in Bitcask ({@link KegRaftServiceFactory}) and once in RocksDB (SOFAJRaft's default), in the same
+ * run (after a warm-up cluster, two rounds with the logs taking turns). Prints a Markdown table.
+ *
+ * <p>Usage: {@code ClusterBench [seconds per phase = 10] [threads = 32] [value bytes = 100] [dir = tmp]}.
+ */
+public final class ClusterBench {
+
+    private static final String GROUP = "kegdb-bench";
+    private static final int KEY_SPACE = 100_000;
+
+    private ClusterBench() {
+    }
+
+    record Result(String log, String op, double perSecond, double p50, double p99, long errors) {
+    }
+
+    public static void main(String[] args) throws Exception {
+        int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+        int threads = args.length > 1 ? Integer.parseInt(args[1]) : 32;
+        int valueBytes = args.length > 2 ? Integer.parseInt(args[2]) : 100;
+        Path root = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("kegdb-cluster-bench");
+        Files.createDirectories(root);
+
+        // A throwaway cluster first warms the JIT; then the two logs take turns, twice, so that neither
+        // always runs first or last while other processes load the machine.
+        run("warm-up", new KegRaftServiceFactory(), root.resolve("warm-up"), 3, threads, valueBytes);
+        List<Result> results = new ArrayList<>();
+        for (int round = 1; round <= 2; round++) {
+            results.addAll(run("Bitcask (KegRaftServiceFactory), round " + round, new KegRaftServiceFactory(),
+                    root.resolve("bitcask-" + round), seconds, threads, valueBytes));
+            results.addAll(run("RocksDB (RocksDBLogStorage), round " + round, new DefaultJRaftServiceFactory(),
+                    root.resolve("rocksdb-" + round), seconds, threads, valueBytes));
+        }
+
+        System.out.printf(Locale.ROOT, "3 nodes on 127.0.0.1 in one JVM, %d client threads on one thin client, "
+                + "%d-byte values, %d s per phase, log fsync on%n%n", threads, valueBytes, seconds);
+        System.out.println("| Raft log | operation | ops/s | p50 (µs) | p99 (µs) | errors |");
+        System.out.println("|---|---|---:|---:|---:|---:|");
+        for (Result r : results) {
+            System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,.0f | %d |%n", r.log(), r.op(),
+                    r.perSecond(), r.p50(), r.p99(), r.errors());
+        }
+        deleteTree(root);
+    }
+
+    private static List<Result> run(String label, JRaftServiceFactory factory, Path dir, int seconds, int threads,
+                                    int valueBytes) throws Exception {
+        List<String> addresses = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            addresses.add("127.0.0.1:" + freePort());
+        }
+        String peers = String.join(",", addresses);
+        List<RaftNode> nodes = new ArrayList<>();
+        try {
+            for (int i = 0; i < 3; i++) {
+                nodes.add(RaftNode.start(RaftNodeOptions.builder()
+                        .dir(dir.resolve("node-" + i)).group(GROUP).self(addresses.get(i)).peers(peers)
+                        .electionTimeoutMs(1000).serviceFactory(factory).build()));
+            }
+            try (KvStore client = RaftClientStore.connect(GROUP, peers, Duration.ofSeconds(30))) {
+                byte[] value = new byte[valueBytes];
+                ThreadLocalRandom.current().nextBytes(value);
+                client.put(key(0), value, Durability.SYNC); // waits for a leader
+                phase(client, threads, 2, true, value); // warm-up
+                Result puts = phase(client, threads, seconds, true, value).as(label, "put");
+                Result gets = phase(client, threads, seconds, false, value).as(label, "get (linearizable)");
+                return List.of(puts, gets);
+            }
+        } finally {
+            for (RaftNode n : nodes) {
+                n.close();
+            }
+        }
+    }
+
+    private record Measured(double perSecond, double p50, double p99, long errors) {
+        Result as(String label, String op) {
+            return new Result(label, op, perSecond, p50, p99, errors);
+        }
+    }
+
+    private static Measured phase(KvStore client, int threads, int seconds, boolean puts, byte[] value)
+            throws InterruptedException {
+        Latencies[] latencies = new Latencies[threads];
+        AtomicLong errors = new AtomicLong();
+        CountDownLatch done = new CountDownLatch(threads);
+        long start = System.nanoTime();
+        long end = start + TimeUnit.SECONDS.toNanos(seconds);
+        for (int t = 0; t < threads; t++) {
+            Latencies mine = latencies[t] = new Latencies();
+            Thread th = new Thread(() -> {
+                ThreadLocalRandom random = ThreadLocalRandom.current();
+                try {
+                    while (System.nanoTime() < end) {
+                        byte[] k = key(random.nextInt(KEY_SPACE));
+                        long t0 = System.nanoTime();
+                        try {
+                            if (puts) {
+                                client.put(k, value, Durability.SYNC);
+                            } else {
+                                client.get(k);
+                            }
+                            mine.add(System.nanoTime() - t0);
+                        } catch (RuntimeException e) {
+                            errors.incrementAndGet();
+                        }
+                    }
+                } finally {
+                    done.countDown();
+                }
+            }, "bench-client-" + t);
+            th.start();
+        }
+        done.await();
+        double elapsed = (System.nanoTime() - start) / 1e9;
+        long[] all = Latencies.merged(latencies);
+        return new Measured(all.length / elapsed, Latencies.percentileMicros(all, 50),
+                Latencies.percentileMicros(all, 99), errors.get());
+    }
+
+    private static byte[] key(int i) {
+        return String.format("key%08d", i).getBytes(StandardCharsets.US_ASCII);
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.deleteIfExists(p);
+            }
+        }
+    }
+}

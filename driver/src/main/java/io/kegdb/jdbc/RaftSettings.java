@@ -1,0 +1,96 @@
+package io.kegdb.jdbc;
+
+import io.kegdb.raft.ReadConsistency;
+
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.Map;
+
+/**
+ * The Raft part of a URL: a thin client ({@code jdbc:kegdb:raft://h1:p1,h2:p2/G}) or an embedded member
+ * ({@code jdbc:kegdb:<dir>?raft.group=G&raft.self=H:P&raft.peers=...}).
+ *
+ * @param group             the Raft group
+ * @param peers             the group's nodes, {@code host:port,...}
+ * @param self              this process's node address for a member, null for a thin client
+ * @param readConsistency   linearizable (default) or local reads
+ * @param requestTimeout    how long one store request may take, retries across leader changes included
+ * @param electionTimeoutMs a member's election timeout
+ */
+record RaftSettings(String group, String peers, String self, ReadConsistency readConsistency,
+                    Duration requestTimeout, int electionTimeoutMs) {
+
+    static final String CLIENT_PREFIX = "raft://";
+
+    boolean isClient() {
+        return self == null;
+    }
+
+    /** The registry key of a thin client's store. */
+    String clientKey() {
+        return CLIENT_PREFIX + peers + "/" + group;
+    }
+
+    /** The Raft settings of a URL, or null when it names a plain local or in-memory store. */
+    static RaftSettings from(String location, Map<ConnectionOption, String> options) throws SQLException {
+        boolean client = location.regionMatches(true, 0, CLIENT_PREFIX, 0, CLIENT_PREFIX.length());
+        String group = options.get(ConnectionOption.RAFT_GROUP);
+        String self = options.get(ConnectionOption.RAFT_SELF);
+        String peers = options.get(ConnectionOption.RAFT_PEERS);
+        if (client) {
+            String rest = location.substring(CLIENT_PREFIX.length());
+            int slash = rest.indexOf('/');
+            if (slash <= 0 || slash == rest.length() - 1) {
+                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "raft URL needs nodes and a group: "
+                        + ConnectionSettings.PREFIX + CLIENT_PREFIX + "h1:p1,h2:p2,h3:p3/<group>");
+            }
+            if (group != null || self != null || peers != null) {
+                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "raft.group, raft.self and raft.peers belong to an embedded"
+                        + " member's URL (" + ConnectionSettings.PREFIX + "<dir>?raft.group=...), not to "
+                        + CLIENT_PREFIX + " URLs");
+            }
+            peers = rest.substring(0, slash);
+            group = rest.substring(slash + 1);
+        } else if (group == null && self == null && peers == null) {
+            for (ConnectionOption o : new ConnectionOption[] {ConnectionOption.READ_CONSISTENCY,
+                ConnectionOption.RAFT_TIMEOUT, ConnectionOption.RAFT_ELECTION_TIMEOUT}) {
+                if (options.containsKey(o)) {
+                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option " + o.key() + " applies to Raft URLs only");
+                }
+            }
+            return null;
+        } else if (group == null || self == null || peers == null) {
+            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "an embedded Raft member needs raft.group, raft.self and"
+                    + " raft.peers together");
+        }
+        ReadConsistency consistency = ReadConsistency.LINEARIZABLE;
+        String rc = options.get(ConnectionOption.READ_CONSISTENCY);
+        if (rc != null) {
+            try {
+                consistency = ReadConsistency.parse(rc);
+            } catch (IllegalArgumentException e) {
+                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, e.getMessage(), e);
+            }
+        }
+        Duration timeout = Duration.ofSeconds(10);
+        int election = 1000;
+        try {
+            String t = options.get(ConnectionOption.RAFT_TIMEOUT);
+            if (t != null) {
+                timeout = ConnectionOption.parseDuration(t);
+            }
+            String e = options.get(ConnectionOption.RAFT_ELECTION_TIMEOUT);
+            if (e != null) {
+                election = Integer.parseInt(e.trim());
+            }
+        } catch (RuntimeException e) {
+            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "bad raft.timeout or raft.electionTimeoutMs: " + e.getMessage(), e);
+        }
+        if (timeout.isZero() || timeout.isNegative() || election < 100) {
+            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "raft.timeout must be positive and raft.electionTimeoutMs at"
+                    + " least 100");
+        }
+        return new RaftSettings(group.trim(), peers.trim(), self == null ? null : self.trim(), consistency, timeout,
+                election);
+    }
+}

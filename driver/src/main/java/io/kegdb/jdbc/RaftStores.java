@@ -1,0 +1,46 @@
+package io.kegdb.jdbc;
+
+import io.kegdb.engine.KvStore;
+import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftNode;
+import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.ReplicationException;
+
+import java.io.IOException;
+import java.nio.file.Path;
+import java.sql.SQLException;
+
+/** Opens the replicated stores of Raft URLs, and maps replication failures to SQLStates. */
+final class RaftStores {
+
+    private RaftStores() {
+    }
+
+    /** A thin client of the group, or this process as a member storing its replica in {@code dir}. */
+    static KvStore open(RaftSettings raft, Path dir) throws SQLException {
+        try {
+            if (raft.isClient()) {
+                return RaftClientStore.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
+            }
+            return RaftNode.start(RaftNodeOptions.builder()
+                    .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
+                    .electionTimeoutMs(raft.electionTimeoutMs())
+                    .requestTimeout(raft.requestTimeout())
+                    .readConsistency(raft.readConsistency())
+                    .build());
+        } catch (IOException | RuntimeException e) {
+            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
+                    + raft.peers() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The replication failure under {@code t}, or null. */
+    static ReplicationException replicationCause(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause() == c ? null : c.getCause()) {
+            if (c instanceof ReplicationException r) {
+                return r;
+            }
+        }
+        return null;
+    }
+}

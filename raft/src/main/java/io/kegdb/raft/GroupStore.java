@@ -1,0 +1,150 @@
+package io.kegdb.raft;
+
+import com.alipay.sofa.jraft.entity.PeerId;
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The {@link KvStore} view of a Raft group: each {@link #write} is one log entry committed on a majority
+ * and applied before it returns; reads go to one node (this node for a member, the leader for a thin client)
+ * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
+ * setting decides, and an acknowledged write is already on a majority of logs.
+ */
+final class GroupStore implements KvStore, RaftGroupView {
+
+    static final int PAGE_SIZE = 512;
+
+    private final String group;
+    private final GroupCaller caller;
+    private final PeerId readTarget;
+    private final boolean localReads;
+    private final Runnable onClose;
+    private volatile boolean closed;
+
+    /** @param readTarget the node reads go to, or null for the leader */
+    GroupStore(String group, GroupCaller caller, PeerId readTarget, ReadConsistency consistency, Runnable onClose) {
+        this.group = group;
+        this.caller = caller;
+        this.readTarget = readTarget;
+        this.localReads = consistency == ReadConsistency.LOCAL;
+        this.onClose = onClose;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return caller.read(KvRequest.get(group, key, localReads), readTarget).value;
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        write(new WriteBatch().put(key, value), durability);
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        checkOpen();
+        return caller.write(BatchCodec.encode(new WriteBatch().delete(key)), true).existed;
+    }
+
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        Objects.requireNonNull(batch, "batch");
+        checkOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        KvResponse r = caller.write(BatchCodec.encode(batch), BatchCodec.isRepeatable(batch));
+        if (r.status == KvResponse.KEY_EXISTS) {
+            throw new KeyExistsException(r.value);
+        }
+    }
+
+    @Override
+    public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        return new PagedIterator((from, to, limit) -> page(from, to, limit, false),
+                fromInclusive, toExclusive, false, PAGE_SIZE);
+    }
+
+    @Override
+    public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        return new PagedIterator((from, to, limit) -> page(from, to, limit, true),
+                fromInclusive, toExclusive, true, PAGE_SIZE);
+    }
+
+    private List<io.kegdb.engine.KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
+        checkOpen();
+        KvResponse r = caller.read(KvRequest.scan(group, from, to, limit, descending, localReads), readTarget);
+        return PageCodec.decode(r.page);
+    }
+
+    /** Acknowledged writes are committed on a majority of logs already; nothing more to make durable. */
+    @Override
+    public void flush() {
+        checkOpen();
+    }
+
+    /** Counters of the data store of the node reads go to; no per-segment detail. */
+    @Override
+    public BitcaskStats stats() {
+        checkOpen();
+        long[] s = caller.read(KvRequest.stats(group), readTarget).stats;
+        return new BitcaskStats(s[0], (int) s[1], s[2], s[3], s[4], s[5], List.of());
+    }
+
+    @Override
+    public List<RaftStatus> members() {
+        checkOpen();
+        KvResponse fromLeader = caller.read(KvRequest.status(group), null);
+        RaftStatus leader = fromLeader.toStatus(group);
+        List<RaftStatus> rows = new ArrayList<>();
+        rows.add(leader);
+        String peers = fromLeader.peers == null ? "" : fromLeader.peers;
+        for (String p : peers.split(",")) {
+            PeerId peer = PeerId.parsePeer(p.trim());
+            if (peer == null || p.trim().equals(leader.node())) {
+                continue;
+            }
+            RaftStatus row;
+            try {
+                KvResponse r = caller.sendOnce(peer, KvRequest.status(group), 1000);
+                row = r.status == KvResponse.OK ? r.toStatus(group) : unreachable(peer);
+            } catch (Exception e) {
+                row = unreachable(peer);
+            }
+            rows.add(row);
+        }
+        rows.sort(Comparator.comparing(RaftStatus::node));
+        return rows;
+    }
+
+    private RaftStatus unreachable(PeerId peer) {
+        return new RaftStatus(peer.toString(), group, "UNREACHABLE", -1, null, -1, -1, -1, -1);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            onClose.run();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("the store of raft group " + group + " is closed");
+        }
+    }
+}

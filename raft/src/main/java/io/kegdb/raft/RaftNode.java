@@ -1,0 +1,226 @@
+package io.kegdb.raft;
+
+import com.alipay.sofa.jraft.Node;
+import com.alipay.sofa.jraft.RaftGroupService;
+import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.entity.PeerId;
+import com.alipay.sofa.jraft.option.CliOptions;
+import com.alipay.sofa.jraft.option.NodeOptions;
+import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
+import com.alipay.sofa.jraft.rpc.RpcServer;
+import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
+import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A member of a Raft group, and the {@link KvStore} of that group as seen from it. Writes from this node
+ * reach the leader (applied here when this node leads, forwarded to the leader otherwise) and return once
+ * committed on a majority and applied; reads are served from this node's replica, linearizable by default
+ * (a read index round with the leader) or local.
+ *
+ * <p>On disk, in the options' directory: {@code log/} and {@code meta/} (Bitcask stores, see
+ * {@link KegRaftServiceFactory}), {@code snapshot/} (backups of the data store) and {@code data/} (the data
+ * store, rebuilt at each start from the latest snapshot and the log after it). The RPC server binds exactly
+ * the {@code self} address.
+ */
+public final class RaftNode implements KvStore, RaftGroupView {
+
+    private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
+
+    private final String group;
+    private final PeerId self;
+    private final RaftGroupService service;
+    private final Node node;
+    private final DataStore data;
+    private final KvStateMachine fsm;
+    private final TrackingServiceFactory factory;
+    private final CliClientServiceImpl client;
+    private final GroupStore store;
+
+    private RaftNode(RaftNodeOptions options, PeerId self, Configuration peers) throws IOException {
+        this.group = options.group();
+        this.self = self;
+        Path dir = options.dir();
+        Files.createDirectories(dir);
+        for (String sub : new String[]{"log", "meta", "snapshot"}) {
+            Files.createDirectories(dir.resolve(sub));
+        }
+        this.data = DataStore.openEmpty(dir.resolve("data"));
+        this.fsm = new KvStateMachine(data);
+        this.factory = new TrackingServiceFactory(options.serviceFactory());
+
+        NodeOptions nodeOptions = new NodeOptions();
+        nodeOptions.setElectionTimeoutMs(options.electionTimeoutMs());
+        nodeOptions.setSnapshotIntervalSecs(options.snapshotIntervalSecs());
+        // A node not listed in peers joins later through CliService.addPeer: it starts with no configuration.
+        nodeOptions.setInitialConf(peers.contains(self) ? peers : new Configuration());
+        nodeOptions.setFsm(fsm);
+        nodeOptions.setLogUri(dir.resolve("log").toString());
+        nodeOptions.setRaftMetaUri(dir.resolve("meta").toString());
+        nodeOptions.setSnapshotUri(dir.resolve("snapshot").toString());
+        nodeOptions.setServiceFactory(factory);
+        nodeOptions.getRaftOptions().setSync(options.logSync());
+        // Followers wait a random time in [T, 1.5 T) before standing for election (SOFAJRaft adds up to 1 s
+        // by default, whatever T is): a lost leader is replaced within about 1.5 T plus one vote round.
+        nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, options.electionTimeoutMs() / 2));
+
+        // Bound to the given host only (SOFAJRaft's default server listens on every interface).
+        RpcServer rpcServer = new BoltRpcServer(
+                new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
+        KvRequestProcessor processor = new KvRequestProcessor();
+        rpcServer.registerProcessor(processor);
+
+        this.service = new RaftGroupService(group, self, nodeOptions, rpcServer);
+        Node started;
+        try {
+            started = service.start();
+        } catch (RuntimeException e) {
+            data.close();
+            throw new IOException("raft node " + self + " of group " + group + " failed to start: " + e, e);
+        }
+        if (started == null) {
+            service.shutdown();
+            data.close();
+            throw new IOException("raft node " + self + " of group " + group + " failed to start (see the log)");
+        }
+        this.node = started;
+        Replica replica = new Replica(group, node, data, this::status);
+        processor.serve(replica);
+
+        this.client = new CliClientServiceImpl();
+        client.init(new CliOptions());
+        RpcTransport remote = new RpcTransport(client.getRpcClient());
+        Transport transport = (target, request, timeoutMs) -> target.equals(self)
+                ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
+                : remote.send(target, request, timeoutMs);
+        GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> {
+            PeerId leader = node.getLeaderId();
+            return leader == null || leader.isEmpty() ? null : leader;
+        }, options.requestTimeout().toMillis());
+        this.store = new GroupStore(group, caller, self, options.readConsistency(), this::shutdown);
+        LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
+    }
+
+    /**
+     * Starts a node: opens its storages, binds its RPC server to {@code self} and joins the group's elections.
+     *
+     * @throws IOException if a directory cannot be prepared or the node does not start
+     * @throws IllegalArgumentException if an address does not parse
+     */
+    public static RaftNode start(RaftNodeOptions options) throws IOException {
+        PeerId self = PeerId.parsePeer(options.self());
+        if (self == null || self.getPort() <= 0) {
+            throw new IllegalArgumentException("self must be host:port, not " + options.self());
+        }
+        return new RaftNode(options, self, PeerList.parse(options.peers()));
+    }
+
+    /** This node's view of the group. */
+    public RaftStatus status() {
+        PeerId leader = node.getLeaderId();
+        long term = factory.term();
+        String role = node.getNodeState().name().replace("STATE_", "");
+        return new RaftStatus(self.toString(), group, role, term,
+                leader == null || leader.isEmpty() ? null : leader.toString(), node.getLastCommittedIndex(),
+                node.getLastAppliedLogIndex(), factory.firstLogIndex(), node.getLastLogIndex());
+    }
+
+    @Override
+    public List<RaftStatus> members() {
+        return store.members();
+    }
+
+    /** True while this node is the group's leader. */
+    public boolean isLeader() {
+        return node.isLeader();
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        return store.get(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        store.put(key, value, durability);
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        return store.delete(key, durability);
+    }
+
+    /** One Raft log entry; returns once committed on a majority and applied on this group's leader. */
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        store.write(batch, durability);
+    }
+
+    @Override
+    public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        return store.scan(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return store.scanDescending(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public void flush() {
+        store.flush();
+    }
+
+    @Override
+    public BitcaskStats stats() {
+        return store.stats();
+    }
+
+    /** Leaves the group's elections, stops the RPC server and closes the storages. */
+    @Override
+    public void close() {
+        store.close();
+    }
+
+    private void shutdown() {
+        client.shutdown();
+        service.shutdown();
+        try {
+            service.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        data.close();
+        LOG.info("raft node {} of group {} stopped", self, group);
+    }
+
+    /** Takes a snapshot now and waits for it (tests). */
+    Status snapshotNow(long timeoutMs) throws Exception {
+        CompletableFuture<Status> done = new CompletableFuture<>();
+        node.snapshot(done::complete);
+        return done.get(timeoutMs, TimeUnit.MILLISECONDS);
+    }
+
+    Node node() {
+        return node;
+    }
+
+    KvStateMachine stateMachine() {
+        return fsm;
+    }
+}

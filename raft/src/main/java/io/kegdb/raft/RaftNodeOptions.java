@@ -1,0 +1,198 @@
+package io.kegdb.raft;
+
+import com.alipay.sofa.jraft.JRaftServiceFactory;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * How to start a {@link RaftNode}: {@code RaftNodeOptions.builder().dir(d).group("g").self("127.0.0.1:8101")
+ * .peers("127.0.0.1:8101,127.0.0.1:8102,127.0.0.1:8103").build()}.
+ *
+ * <p>When {@code peers} does not contain {@code self} the node joins an existing group: it starts without a
+ * configuration and waits to be added with {@code CliService.addPeer} (see {@link ClusterMain}).
+ */
+public final class RaftNodeOptions {
+
+    private final Path dir;
+    private final String group;
+    private final String self;
+    private final String peers;
+    private final int electionTimeoutMs;
+    private final int snapshotIntervalSecs;
+    private final Duration requestTimeout;
+    private final ReadConsistency readConsistency;
+    private final boolean logSync;
+    private final JRaftServiceFactory serviceFactory;
+
+    private RaftNodeOptions(Builder b) {
+        this.dir = Objects.requireNonNull(b.dir, "dir");
+        this.group = requireText(b.group, "group");
+        this.self = requireText(b.self, "self");
+        this.peers = requireText(b.peers, "peers");
+        if (b.electionTimeoutMs < 100) {
+            throw new IllegalArgumentException("electionTimeoutMs must be at least 100, not " + b.electionTimeoutMs);
+        }
+        if (b.snapshotIntervalSecs < 1) {
+            throw new IllegalArgumentException("snapshotIntervalSecs must be at least 1, not " + b.snapshotIntervalSecs);
+        }
+        if (b.requestTimeout.isNegative() || b.requestTimeout.isZero()) {
+            throw new IllegalArgumentException("requestTimeout must be positive, not " + b.requestTimeout);
+        }
+        this.electionTimeoutMs = b.electionTimeoutMs;
+        this.snapshotIntervalSecs = b.snapshotIntervalSecs;
+        this.requestTimeout = b.requestTimeout;
+        this.readConsistency = b.readConsistency;
+        this.logSync = b.logSync;
+        this.serviceFactory = b.serviceFactory;
+    }
+
+    private static String requireText(String s, String name) {
+        if (s == null || s.isBlank()) {
+            throw new IllegalArgumentException(name + " is required");
+        }
+        return s.trim();
+    }
+
+    /** A builder with the defaults. */
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The node's directory: {@code log/}, {@code meta/}, {@code data/} and {@code snapshot/} live in it. */
+    public Path dir() {
+        return dir;
+    }
+
+    /** The Raft group this node belongs to. */
+    public String group() {
+        return group;
+    }
+
+    /** This node's {@code host:port}; the node's RPC server binds exactly this address. */
+    public String self() {
+        return self;
+    }
+
+    /** The group's members, {@code host:port,host:port,...}. */
+    public String peers() {
+        return peers;
+    }
+
+    /** See {@link Builder#electionTimeoutMs(int)}. */
+    public int electionTimeoutMs() {
+        return electionTimeoutMs;
+    }
+
+    /** See {@link Builder#snapshotIntervalSecs(int)}. */
+    public int snapshotIntervalSecs() {
+        return snapshotIntervalSecs;
+    }
+
+    /** See {@link Builder#requestTimeout(Duration)}. */
+    public Duration requestTimeout() {
+        return requestTimeout;
+    }
+
+    /** How this node serves the reads made through it. */
+    public ReadConsistency readConsistency() {
+        return readConsistency;
+    }
+
+    /** See {@link Builder#logSync(boolean)}. */
+    public boolean logSync() {
+        return logSync;
+    }
+
+    /** See {@link Builder#serviceFactory(JRaftServiceFactory)}. */
+    public JRaftServiceFactory serviceFactory() {
+        return serviceFactory;
+    }
+
+    /** Builds {@link RaftNodeOptions}; dir, group, self and peers are required. */
+    public static final class Builder {
+        private Path dir;
+        private String group;
+        private String self;
+        private String peers;
+        private int electionTimeoutMs = 1000;
+        private int snapshotIntervalSecs = 600;
+        private Duration requestTimeout = Duration.ofSeconds(10);
+        private ReadConsistency readConsistency = ReadConsistency.LINEARIZABLE;
+        private boolean logSync = true;
+        private JRaftServiceFactory serviceFactory = new KegRaftServiceFactory();
+
+        private Builder() {
+        }
+
+        /** The node's directory (required). */
+        public Builder dir(Path dir) {
+            this.dir = dir;
+            return this;
+        }
+
+        /** The Raft group (required). */
+        public Builder group(String group) {
+            this.group = group;
+            return this;
+        }
+
+        /** This node's {@code host:port} (required); the only address it binds. */
+        public Builder self(String self) {
+            this.self = self;
+            return this;
+        }
+
+        /** The group's members, {@code host:port,...} (required). */
+        public Builder peers(String peers) {
+            this.peers = peers;
+            return this;
+        }
+
+        /**
+         * Followers stand for election after a random time in [T, 1.5 T) without a leader's heartbeat, and
+         * the leader's heartbeats go out every T / 10; default 1000 ms. Smaller means faster failover and
+         * more needless elections when a node pauses (GC, an overloaded machine).
+         */
+        public Builder electionTimeoutMs(int electionTimeoutMs) {
+            this.electionTimeoutMs = electionTimeoutMs;
+            return this;
+        }
+
+        /** A snapshot is taken, and the log truncated behind it, this often; default 600 s. */
+        public Builder snapshotIntervalSecs(int snapshotIntervalSecs) {
+            this.snapshotIntervalSecs = snapshotIntervalSecs;
+            return this;
+        }
+
+        /** How long a read or write may take, retries across leader changes included; default 10 s. */
+        public Builder requestTimeout(Duration requestTimeout) {
+            this.requestTimeout = Objects.requireNonNull(requestTimeout, "requestTimeout");
+            return this;
+        }
+
+        /** How reads made through this node are served; default linearizable. */
+        public Builder readConsistency(ReadConsistency readConsistency) {
+            this.readConsistency = Objects.requireNonNull(readConsistency, "readConsistency");
+            return this;
+        }
+
+        /** Whether the Raft log fsyncs each append before acknowledging it; default true. */
+        public Builder logSync(boolean logSync) {
+            this.logSync = logSync;
+            return this;
+        }
+
+        /** The SOFAJRaft storages; default {@link KegRaftServiceFactory} (log and meta in Bitcask stores). */
+        public Builder serviceFactory(JRaftServiceFactory serviceFactory) {
+            this.serviceFactory = Objects.requireNonNull(serviceFactory, "serviceFactory");
+            return this;
+        }
+
+        /** @throws IllegalArgumentException naming a missing or bad option */
+        public RaftNodeOptions build() {
+            return new RaftNodeOptions(this);
+        }
+    }
+}

@@ -1,0 +1,46 @@
+package io.kegdb.raft;
+
+/**
+ * A request to a replicated store that did not succeed within its timeout. {@link #kind()} tells whether a
+ * write may have happened; a SQL layer maps it to a SQLState (suggested in {@link Kind}).
+ */
+public final class ReplicationException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    /** Why the request failed. */
+    public enum Kind {
+        /** No leader or no reachable node answered in time; nothing was written (SQLState 08006). */
+        UNAVAILABLE("08006"),
+        /** A write reached a leader that lost leadership or stopped answering: it may or may not be committed
+         *  (SQLState 08007, transaction resolution unknown). */
+        OUTCOME_UNKNOWN("08007");
+
+        private final String sqlState;
+
+        Kind(String sqlState) {
+            this.sqlState = sqlState;
+        }
+
+        /** The standard SQLState for this kind. */
+        public String sqlState() {
+            return sqlState;
+        }
+    }
+
+    private final Kind kind;
+
+    ReplicationException(Kind kind, String message) {
+        super(message);
+        this.kind = kind;
+    }
+
+    ReplicationException(Kind kind, String message, Throwable cause) {
+        super(message, cause);
+        this.kind = kind;
+    }
+
+    /** Why the request failed. */
+    public Kind kind() {
+        return kind;
+    }
+}

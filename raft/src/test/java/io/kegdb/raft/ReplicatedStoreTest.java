@@ -1,0 +1,186 @@
+package io.kegdb.raft;
+
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** A 3-node group in this JVM: writes and reads through a thin client and through members. */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ReplicatedStoreTest {
+
+    @TempDir
+    Path dir;
+
+    private TestCluster cluster;
+    private KvStore client;
+
+    @AfterEach
+    void tearDown() {
+        if (client != null) {
+            client.close();
+        }
+        if (cluster != null) {
+            cluster.close();
+        }
+    }
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String s(byte[] b) {
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    @Test
+    void writesThroughClientAndMembersAreReadEverywhere() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        int follower = (leader + 1) % 3;
+        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+
+        client.put(b("from-client"), b("1"), Durability.SYNC);
+        cluster.nodes.get(follower).put(b("from-follower"), b("2"), Durability.SYNC);
+        cluster.nodes.get(leader).write(new WriteBatch().put(b("a"), b("x")).put(b("b"), b("y")), Durability.SYNC);
+
+        for (RaftNode node : cluster.nodes) {
+            assertEquals("1", s(node.get(b("from-client"))), "linearizable read on " + node.status());
+            assertEquals("2", s(node.get(b("from-follower"))));
+            assertEquals("y", s(node.get(b("b"))));
+        }
+        assertEquals("2", s(client.get(b("from-follower"))));
+
+        // put-if-absent is decided at apply time and the conflict travels back to the proposer
+        KeyExistsException fromClient = assertThrows(KeyExistsException.class, () -> client.write(
+                new WriteBatch().put(b("c"), b("never")).putIfAbsent(b("a"), b("z")), Durability.SYNC));
+        assertArrayEquals(b("a"), fromClient.key());
+        assertThrows(KeyExistsException.class, () -> cluster.nodes.get(follower).write(
+                new WriteBatch().putIfAbsent(b("from-client"), b("z")), Durability.SYNC));
+        assertNull(client.get(b("c")), "a failed batch writes nothing");
+        client.write(new WriteBatch().putIfAbsent(b("c"), b("first")), Durability.SYNC);
+        assertEquals("first", s(cluster.nodes.get(follower).get(b("c"))));
+
+        assertTrue(client.delete(b("a"), Durability.SYNC));
+        assertFalse(cluster.nodes.get(follower).delete(b("a"), Durability.SYNC));
+        assertNull(cluster.nodes.get(leader).get(b("a")));
+    }
+
+    @Test
+    void scansPageThroughTheLeaderInBothDirections() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        cluster.awaitLeader();
+        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        int n = GroupStore.PAGE_SIZE * 2 + 37;
+        WriteBatch batch = new WriteBatch();
+        for (int i = 0; i < n; i++) {
+            batch.put(b(String.format("k%05d", i)), b("v" + i));
+        }
+        client.write(batch, Durability.SYNC);
+
+        List<String> up = keys(client.scan(null, null));
+        assertEquals(n, up.size());
+        assertEquals("k00000", up.get(0));
+        assertEquals(String.format("k%05d", n - 1), up.get(n - 1));
+        for (int i = 1; i < n; i++) {
+            assertTrue(up.get(i - 1).compareTo(up.get(i)) < 0, "ascending at " + i);
+        }
+        List<String> down = keys(client.scanDescending(b("k00100"), b("k01000")));
+        assertEquals(900, down.size());
+        assertEquals("k00999", down.get(0));
+        assertEquals("k00100", down.get(899));
+        for (RaftNode node : cluster.nodes) {
+            assertEquals(n, keys(node.scan(null, null)).size(), "scan on " + node.status());
+        }
+        assertEquals(n, client.stats().keys());
+    }
+
+    private static List<String> keys(KvIterator it) {
+        List<String> keys = new ArrayList<>();
+        try (it) {
+            while (it.hasNext()) {
+                KeyValue kv = it.next();
+                keys.add(s(kv.key()));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void localReadsOnAMemberSeeItsAppliedState() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        cluster.nodes.get(leader).put(b("k"), b("v"), Durability.SYNC);
+        RaftNode follower = cluster.nodes.get((leader + 1) % 3);
+        try (KvStore local = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15),
+                ReadConsistency.LOCAL)) {
+            assertEquals("v", s(local.get(b("k"))), "a local read on the leader sees its own applied write");
+        }
+        TestCluster.await(() -> follower.status().appliedIndex() >= cluster.nodes.get(leader).status().appliedIndex(),
+                "the follower applies the write");
+        assertEquals("v", s(follower.get(b("k"))));
+    }
+
+    @Test
+    void theGroupViewListsEveryMemberWithItsRole() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client.put(b("k"), b("v"), Durability.SYNC);
+        long applied = cluster.nodes.get(leader).status().appliedIndex();
+
+        List<RaftStatus> rows = ((RaftGroupView) client).members();
+        assertEquals(3, rows.size(), rows.toString());
+        assertEquals(1, rows.stream().filter(r -> r.role().equals("LEADER")).count(), rows.toString());
+        for (RaftStatus r : rows) {
+            assertEquals(cluster.addresses.get(leader), r.leader(), r.toString());
+            assertTrue(r.term() >= 1 && r.lastLogIndex() >= applied && r.firstLogIndex() == 1, r.toString());
+        }
+        int follower = (leader + 1) % 3;
+        String stopped = cluster.addresses.get(follower);
+        cluster.stop(follower);
+        List<RaftStatus> after = cluster.nodes.get(leader).members();
+        assertEquals("UNREACHABLE", after.stream().filter(r -> r.node().equals(stopped)).findFirst().orElseThrow().role());
+        RaftStatus self = cluster.nodes.get(leader).status();
+        assertEquals("LEADER", self.role());
+        assertTrue(self.appliedIndex() >= applied && self.commitIndex() >= applied, self.toString());
+    }
+
+    @Test
+    void anUnreachableGroupFailsWithinTheTimeout() throws Exception {
+        String nobody = "127.0.0.1:" + TestCluster.freePort();
+        try (KvStore store = RaftClientStore.connect("nobody", nobody, Duration.ofMillis(800))) {
+            long start = System.nanoTime();
+            ReplicationException e = assertThrows(ReplicationException.class,
+                    () -> store.put(b("k"), b("v"), Durability.SYNC));
+            assertEquals(ReplicationException.Kind.UNAVAILABLE, e.kind());
+            assertTrue(e.getMessage().contains("nobody"), e.getMessage());
+            assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "bounded by the request timeout");
+            assertThrows(ReplicationException.class, () -> store.get(b("k")));
+        }
+    }
+}

@@ -1,0 +1,114 @@
+package io.kegdb.raft;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+
+/** Raft nodes on 127.0.0.1 in this JVM, each in its own directory, with short election timeouts. */
+final class TestCluster implements AutoCloseable {
+
+    static final String GROUP = "kegdb-test";
+    static final int ELECTION_TIMEOUT_MS = 600;
+
+    final Path root;
+    final List<String> addresses = new ArrayList<>();
+    final List<RaftNode> nodes = new ArrayList<>();
+
+    TestCluster(Path root, int size) throws IOException {
+        this.root = root;
+        for (int i = 0; i < size; i++) {
+            addresses.add("127.0.0.1:" + freePort());
+            nodes.add(null);
+        }
+    }
+
+    String peers() {
+        return String.join(",", addresses);
+    }
+
+    RaftNode start(int i) throws IOException {
+        return start(i, peers());
+    }
+
+    RaftNode start(int i, String peers) throws IOException {
+        RaftNode node = RaftNode.start(RaftNodeOptions.builder()
+                .dir(root.resolve("node-" + i))
+                .group(GROUP)
+                .self(addresses.get(i))
+                .peers(peers)
+                .electionTimeoutMs(ELECTION_TIMEOUT_MS)
+                .requestTimeout(Duration.ofSeconds(15))
+                .build());
+        nodes.set(i, node);
+        return node;
+    }
+
+    void startAll() throws IOException {
+        for (int i = 0; i < addresses.size(); i++) {
+            start(i);
+        }
+    }
+
+    void stop(int i) {
+        RaftNode n = nodes.get(i);
+        if (n != null) {
+            n.close();
+            nodes.set(i, null);
+        }
+    }
+
+    int addNode() throws IOException {
+        addresses.add("127.0.0.1:" + freePort());
+        nodes.add(null);
+        return addresses.size() - 1;
+    }
+
+    /** The index of the node that leads, waiting until one does. */
+    int awaitLeader() throws InterruptedException {
+        int[] found = {-1};
+        await(() -> {
+            for (int i = 0; i < nodes.size(); i++) {
+                if (nodes.get(i) != null && nodes.get(i).isLeader()) {
+                    found[0] = i;
+                    return true;
+                }
+            }
+            return false;
+        }, "a leader is elected");
+        return found[0];
+    }
+
+    String running() {
+        return nodes.stream().filter(n -> n != null).map(n -> n.status().toString()).collect(Collectors.joining("\n"));
+    }
+
+    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() > deadline) {
+                throw new AssertionError("timed out after 30 s waiting until " + what);
+            }
+            Thread.sleep(20);
+        }
+    }
+
+    static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    @Override
+    public void close() {
+        for (int i = 0; i < nodes.size(); i++) {
+            stop(i);
+        }
+    }
+}

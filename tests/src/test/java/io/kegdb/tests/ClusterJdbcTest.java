@@ -1,0 +1,177 @@
+package io.kegdb.tests;
+
+import io.kegdb.raft.RaftNode;
+import io.kegdb.raft.RaftNodeOptions;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * SQL on a 3-node Raft group in this JVM: two nodes started through the raft API, this process joining as the
+ * third through its embedded-member URL ({@code jdbc:kegdb:<dir>?raft.group=...}), and thin clients
+ * ({@code jdbc:kegdb:raft://.../G}), linearizable and local.
+ */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
+class ClusterJdbcTest {
+
+    @TempDir
+    Path dir;
+
+    private final List<Connection> open = new ArrayList<>();
+    private final List<RaftNode> started = new ArrayList<>();
+
+    @AfterEach
+    void closeAll() throws SQLException {
+        for (Connection c : open) {
+            c.close();
+        }
+        for (RaftNode n : started) {
+            n.close();
+        }
+    }
+
+    private static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    private Connection connect(String url) throws SQLException {
+        Connection c = DriverManager.getConnection(url);
+        open.add(c);
+        return c;
+    }
+
+    @Test
+    void sqlThroughMembersAndTheThinClient() throws Exception {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            nodes.add("127.0.0.1:" + freePort());
+        }
+        String peers = String.join(",", nodes);
+        // Members 1 and 2 are plain nodes (public raft API); member 0 is this process joining through its JDBC URL,
+        // which opens the SQL catalog and so needs the group to have a leader.
+        List<RaftNode> nodes2 = new ArrayList<>();
+        for (int i = 1; i < 3; i++) {
+            nodes2.add(RaftNode.start(RaftNodeOptions.builder().dir(dir.resolve("node-" + i)).group("sqlgroup")
+                    .self(nodes.get(i)).peers(peers).electionTimeoutMs(600).build()));
+        }
+        started.addAll(nodes2);
+        List<Connection> m = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            String url = "jdbc:kegdb:" + dir.resolve("member-" + i) + "?raft.group=sqlgroup&raft.self=" + nodes.get(i)
+                    + "&raft.peers=" + peers + "&raft.electionTimeoutMs=600";
+            m.add(i == 0 ? connect(url) : connect("jdbc:kegdb:raft://" + nodes.get(i) + "/sqlgroup?readConsistency=local"));
+        }
+
+        try (Statement s = m.get(0).createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO KV VALUES ('from-member-0', 'a')"));
+        }
+        try (PreparedStatement p = m.get(1).prepareStatement("INSERT INTO KV VALUES (?, ?)")) {
+            p.setString(1, "from-member-1");
+            p.setString(2, "b");
+            assertEquals(1, p.executeUpdate());
+        }
+        // linearizable reads on the embedded member; the local-read clients of the other nodes catch up
+        assertEquals("a", value(m.get(0), "from-member-0"));
+        assertEquals("b", value(m.get(0), "from-member-1"));
+        for (Connection c : m) {
+            awaitValue(c, "from-member-1", "b");
+        }
+
+        Connection client = connect("jdbc:kegdb:raft://" + peers + "/sqlgroup");
+        assertEquals("b", value(client, "from-member-1"));
+        try (Statement s = client.createStatement()) {
+            s.executeUpdate("CREATE TABLE PETS (NAME VARCHAR PRIMARY KEY, LEGS BIGINT)");
+            s.executeUpdate("INSERT INTO PETS VALUES ('cat', 4), ('bird', 2)");
+            SQLException dup = assertThrows(SQLException.class, () -> s.executeUpdate("INSERT INTO PETS VALUES ('cat', 3)"));
+            assertEquals("23505", dup.getSQLState());
+            try (ResultSet rs = s.executeQuery("SELECT SUM(LEGS) FROM PETS")) {
+                assertTrue(rs.next());
+                assertEquals(6, rs.getLong(1));
+            }
+        }
+        SQLException dupOnMember = assertThrows(SQLException.class,
+                () -> m.get(0).createStatement().executeUpdate("INSERT INTO KV VALUES ('from-member-1', 'z')"));
+        assertEquals("23505", dupOnMember.getSQLState());
+
+        // a transaction is one log entry: all its rows appear together
+        client.setAutoCommit(false);
+        try (Statement s = client.createStatement()) {
+            s.executeUpdate("INSERT INTO KV VALUES ('tx-1', '1')");
+            s.executeUpdate("UPSERT INTO KV VALUES ('tx-2', '2')");
+            assertFalse(exists(m.get(2), "tx-1"), "not visible before commit");
+        }
+        client.commit();
+        client.setAutoCommit(true);
+        assertEquals("1", value(m.get(0), "tx-1"));
+        assertEquals("2", value(m.get(0), "tx-2"));
+
+        // the embedded member leaves (its last connection closes): the other two keep the group writable
+        m.get(0).close();
+        try (Statement s = client.createStatement()) {
+            assertEquals(1, s.executeUpdate("UPSERT INTO KV VALUES ('after-leave', 'ok')"));
+        }
+        assertEquals("ok", value(client, "after-leave"));
+        awaitValue(m.get(1), "after-leave", "ok");
+        try (ResultSet rs = client.createStatement().executeQuery("SELECT COUNT(*) FROM KV")) {
+            assertTrue(rs.next());
+            assertEquals(5, rs.getLong(1));
+        }
+    }
+
+    @Test
+    void anUnreachableGroupFailsWithAConnectionState() throws Exception {
+        long start = System.nanoTime();
+        SQLException e = assertThrows(SQLException.class, () -> connect(
+                "jdbc:kegdb:raft://127.0.0.1:" + freePort() + "/nobody?raft.timeout=1s"));
+        assertEquals("08006", e.getSQLState(), e.toString());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(30), "bounded by raft.timeout");
+        SQLException bad = assertThrows(SQLException.class, () -> connect("jdbc:kegdb:raft://127.0.0.1:1"));
+        assertEquals("08001", bad.getSQLState());
+        SQLException half = assertThrows(SQLException.class,
+                () -> connect("jdbc:kegdb:" + dir.resolve("x") + "?raft.group=g"));
+        assertEquals("HY024", half.getSQLState());
+    }
+
+    private static String value(Connection c, String key) throws SQLException {
+        try (PreparedStatement p = c.prepareStatement("SELECT V FROM KV WHERE K = ?")) {
+            p.setString(1, key);
+            try (ResultSet rs = p.executeQuery()) {
+                return rs.next() ? rs.getString(1) : null;
+            }
+        }
+    }
+
+    private static void awaitValue(Connection c, String key, String expected) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (!expected.equals(value(c, key))) {
+            assertTrue(System.nanoTime() < deadline, key + " never became " + expected);
+            Thread.sleep(20);
+        }
+    }
+
+    private static boolean exists(Connection c, String key) throws SQLException {
+        return value(c, key) != null;
+    }
+}
