@@ -1,100 +1,697 @@
 package io.kegdb.engine;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.System.Logger.Level;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
+import java.nio.ByteBuffer;
 
 /**
- * A Bitcask store: append-only data segments on disk and an in-memory keydir. (API skeleton; the
- * implementation lands with the engine.)
+ * A Bitcask store: append-only data segments on disk and an in-memory keydir that maps every live key to
+ * its newest record. A get is one keydir lookup and one read from a memory-mapped segment; a put is one
+ * append. Thread-safe: writes are serialized, reads never wait for them, and concurrent {@link Durability#SYNC}
+ * writers share fsyncs.
+ *
+ * <pre>{@code
+ * try (Bitcask db = Bitcask.open(Path.of("data"))) {
+ *     db.put("k".getBytes(UTF_8), "v".getBytes(UTF_8));
+ *     byte[] v = db.get("k".getBytes(UTF_8));
+ * }
+ * }</pre>
+ *
+ * One process owns a directory at a time; a second opener gets an {@link IOException}. I/O failures of
+ * reads and writes surface as {@link UncheckedIOException} naming the file; bad arguments as
+ * {@link IllegalArgumentException} naming the limit, with nothing written.
  */
 public final class Bitcask implements KvStore {
 
-    private Bitcask() {
+    private static final System.Logger LOG = System.getLogger(Bitcask.class.getName());
+
+    private final Path dir;
+    private final BitcaskOptions options;
+    private final DirectoryLock dirLock;
+    private final SegmentTable table;
+    private final KeyDir keyDir;
+    private final ReentrantLock writeLock = new ReentrantLock();
+    /** Held by merge and backup, which must not delete or copy files under each other. */
+    private final ReentrantLock maintenanceLock = new ReentrantLock();
+    private final GroupCommit groupCommit = new GroupCommit();
+    private final ExecutorService hintWriter;
+    private final ScheduledExecutorService scheduler;
+
+    private volatile SegmentWriter active;
+    /** Bytes appended since open: the position group commit waits on. */
+    private volatile long appended;
+    private int nextId;
+    private volatile long merges;
+    private volatile boolean closed;
+
+    private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
+            throws IOException {
+        this.dir = dir;
+        this.options = options;
+        this.dirLock = dirLock;
+        this.table = recovered.table();
+        this.keyDir = recovered.keyDir();
+        this.nextId = recovered.maxId() + 1;
+        if (options.readOnly()) {
+            this.hintWriter = null;
+            this.scheduler = null;
+            return;
+        }
+        Segment last = recovered.last();
+        if (last != null && last.length() < options.segmentSize()) {
+            HintFile.delete(last);
+            active = SegmentWriter.reopen(last, options.segmentSize());
+        } else {
+            active = SegmentWriter.create(dir, nextId++, options.segmentSize());
+            table.add(active.segment());
+        }
+        this.hintWriter = Executors.newSingleThreadExecutor(daemon("kegdb-hints-" + dir.getFileName()));
+        for (Segment s : table.all()) {
+            if (s != active.segment() && !Files.exists(HintFile.pathFor(s))) {
+                scheduleHint(s);
+            }
+        }
+        this.scheduler = Executors.newSingleThreadScheduledExecutor(daemon("kegdb-merge-" + dir.getFileName()));
+        long every = options.mergeInterval().toMillis();
+        if (every > 0) {
+            scheduler.scheduleWithFixedDelay(this::scheduledMaintenance, every, every, TimeUnit.MILLISECONDS);
+        }
     }
 
+    /** Opens (creating if needed) the store in {@code dir} with default options. */
     public static Bitcask open(Path dir) throws IOException {
         return open(dir, BitcaskOptions.defaults());
     }
 
+    /**
+     * Opens (creating if needed) the store in {@code dir}: takes the directory lock, rebuilds the keydir from
+     * hint files and segments, and cuts off a torn tail of the newest segment.
+     *
+     * @throws IOException if another process (or another open store in this one) owns the directory, or a
+     *                     sealed segment is damaged (the message names the file and offset)
+     */
     public static Bitcask open(Path dir, BitcaskOptions options) throws IOException {
-        throw new UnsupportedOperationException("engine in progress");
+        Objects.requireNonNull(dir, "dir");
+        Objects.requireNonNull(options, "options");
+        if (!options.readOnly()) {
+            Files.createDirectories(dir);
+        } else if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + ": no such store directory");
+        }
+        DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
+        try {
+            Recovery.Result recovered = Recovery.run(dir, options, new SkipListKeyDir());
+            return new Bitcask(dir, options, lock, recovered);
+        } catch (IOException | RuntimeException | Error e) {
+            try {
+                lock.close();
+            } catch (IOException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
     }
+
+    /** The store's directory. */
+    public Path directory() {
+        return dir;
+    }
+
+    /** The options it was opened with. */
+    public BitcaskOptions options() {
+        return options;
+    }
+
+    // ---------------------------------------------------------------- reads
 
     @Override
     public byte[] get(byte[] key) {
-        throw new UnsupportedOperationException();
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        for (int attempt = 0; ; attempt++) {
+            long loc = keyDir.get(key);
+            if (loc == KeyDir.NONE) {
+                return null;
+            }
+            Segment s = table.get(Location.segment(loc));
+            try {
+                if (s != null) {
+                    return s.readValue(Location.offset(loc), key);
+                }
+            } catch (UncheckedIOException e) {
+                if (table.get(Location.segment(loc)) == s || attempt > 8) {
+                    throw e;
+                }
+            }
+            // The segment was merged away after the lookup; the keydir already points at the copy.
+            if (attempt > 8) {
+                throw new IllegalStateException("keydir points at missing segment " + Location.segment(loc));
+            }
+        }
     }
 
-    public void put(byte[] key, byte[] value) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void put(byte[] key, byte[] value, Durability durability) {
-        throw new UnsupportedOperationException();
-    }
-
-    public boolean delete(byte[] key) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public boolean delete(byte[] key, Durability durability) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void write(WriteBatch batch, Durability durability) {
-        throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public void flush() {
-        throw new UnsupportedOperationException();
-    }
-
+    /** Every live key, in key order (go-bitcask's ListKeys). */
     public List<byte[]> listKeys() {
-        throw new UnsupportedOperationException();
+        checkOpen();
+        List<byte[]> keys = new ArrayList<>();
+        KeyDir.Cursor c = keyDir.cursor(null, null, false);
+        while (c.next()) {
+            keys.add(c.key());
+        }
+        return keys;
     }
 
+    /** Calls {@code visitor} with every live pair, in key order; stops at the first exception it throws. */
     public void fold(KeyValueVisitor visitor) throws IOException {
-        throw new UnsupportedOperationException();
+        Objects.requireNonNull(visitor, "visitor");
+        try (KvIterator it = scan(null, null)) {
+            while (it.hasNext()) {
+                KeyValue kv = it.next();
+                visitor.visit(kv.key(), kv.value());
+            }
+        }
     }
 
     @Override
     public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
-        throw new UnsupportedOperationException();
+        checkOpen();
+        return new Scan(keyDir.cursor(fromInclusive, toExclusive, false));
     }
 
     @Override
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
-        throw new UnsupportedOperationException();
+        checkOpen();
+        return new Scan(keyDir.cursor(fromInclusive, toExclusive, true));
     }
 
+    /** Reads values for a keydir cursor; a key deleted while the scan runs is skipped. */
+    private final class Scan implements KvIterator {
+        private final KeyDir.Cursor cursor;
+        private KeyValue next;
+
+        Scan(KeyDir.Cursor cursor) {
+            this.cursor = cursor;
+        }
+
+        @Override
+        public boolean hasNext() {
+            while (next == null && cursor.next()) {
+                byte[] key = cursor.key();
+                byte[] value = readAt(key, cursor.location());
+                if (value != null) {
+                    next = new KeyValue(key, value);
+                }
+            }
+            return next != null;
+        }
+
+        @Override
+        public KeyValue next() {
+            if (!hasNext()) {
+                throw new NoSuchElementException();
+            }
+            KeyValue kv = next;
+            next = null;
+            return kv;
+        }
+
+        @Override
+        public void close() {
+            next = null;
+        }
+    }
+
+    private byte[] readAt(byte[] key, long loc) {
+        Segment s = table.get(Location.segment(loc));
+        if (s != null) {
+            try {
+                return s.readValue(Location.offset(loc), key);
+            } catch (UncheckedIOException e) {
+                if (table.get(Location.segment(loc)) == s) {
+                    throw e;
+                }
+            }
+        }
+        return get(key);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    /** {@link #put(byte[], byte[], Durability)} with the options' durability. */
+    public void put(byte[] key, byte[] value) {
+        put(key, value, options.durability());
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        checkKey(key);
+        checkValue(value);
+        Objects.requireNonNull(durability, "durability");
+        long end;
+        writeLock.lock();
+        try {
+            checkWritable();
+            end = appendPut(key, value);
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": write failed", e);
+        } finally {
+            writeLock.unlock();
+        }
+        awaitDurable(end, durability);
+    }
+
+    /** {@link #delete(byte[], Durability)} with the options' durability. */
+    public boolean delete(byte[] key) {
+        return delete(key, options.durability());
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        checkKey(key);
+        Objects.requireNonNull(durability, "durability");
+        long end;
+        writeLock.lock();
+        try {
+            checkWritable();
+            end = appendDelete(key);
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": write failed", e);
+        } finally {
+            writeLock.unlock();
+        }
+        if (end < 0) {
+            return false;
+        }
+        awaitDurable(end, durability);
+        return true;
+    }
+
+    /** Appends a put record and points the keydir at it; returns the end position. Write lock held. */
+    private long appendPut(byte[] key, byte[] value) throws IOException {
+        int size = RecordFormat.size(key.length, value.length);
+        SegmentWriter w = writerFor(size);
+        int offset = w.append(RecordFormat.PUT, key, value);
+        w.publish();
+        w.segment().addLive(size);
+        release(keyDir.put(key, Location.of(w.id(), offset)));
+        return appended += size;
+    }
+
+    /** Appends a tombstone if the key exists; returns the end position, or -1 if it did not. Write lock held. */
+    private long appendDelete(byte[] key) throws IOException {
+        if (keyDir.get(key) == KeyDir.NONE) {
+            return -1;
+        }
+        int size = RecordFormat.size(key.length, 0);
+        SegmentWriter w = writerFor(size);
+        w.append(RecordFormat.DELETE, key, null);
+        w.publish();
+        release(keyDir.remove(key));
+        return appended += size;
+    }
+
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        Objects.requireNonNull(batch, "batch");
+        Objects.requireNonNull(durability, "durability");
+        List<WriteBatch.Op> ops = batch.ops();
+        long total = RecordFormat.size(0, 4);
+        for (WriteBatch.Op op : ops) {
+            checkKey(op.key());
+            if (op.value() != null) {
+                checkValue(op.value());
+            }
+            total += RecordFormat.size(op.key().length, op.value() == null ? 0 : op.value().length);
+        }
+        if (total > Integer.MAX_VALUE - SegmentHeader.SIZE) {
+            throw new IllegalArgumentException("batch of " + total + " encoded bytes exceeds the limit of "
+                    + (Integer.MAX_VALUE - SegmentHeader.SIZE));
+        }
+        if (ops.isEmpty()) {
+            checkOpen();
+            return;
+        }
+        long end;
+        writeLock.lock();
+        try {
+            checkWritable();
+            checkAbsent(ops);
+            if (ops.size() == 1) {
+                // One operation needs no commit record: a single record is atomic by its CRC.
+                WriteBatch.Op op = ops.get(0);
+                end = op.value() == null ? appendDelete(op.key()) : appendPut(op.key(), op.value());
+            } else {
+                end = appendBatch(ops, total);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": write failed", e);
+        } finally {
+            writeLock.unlock();
+        }
+        if (end >= 0) {
+            awaitDurable(end, durability);
+        }
+    }
+
+    /** Appends a batch's records and commit record, then applies it to the keydir. Write lock held. */
+    private long appendBatch(List<WriteBatch.Op> ops, long total) throws IOException {
+        SegmentWriter w = writerFor(total);
+        int[] offsets = new int[ops.size()];
+        for (int i = 0; i < offsets.length; i++) {
+            WriteBatch.Op op = ops.get(i);
+            offsets[i] = w.append(op.value() == null ? RecordFormat.BATCH_DELETE : RecordFormat.BATCH_PUT,
+                    op.key(), op.value());
+        }
+        w.appendCommit(ops.size());
+        w.publish();
+        for (int i = 0; i < offsets.length; i++) {
+            WriteBatch.Op op = ops.get(i);
+            if (op.value() == null) {
+                release(keyDir.remove(op.key()));
+            } else {
+                w.segment().addLive(RecordFormat.size(op.key().length, op.value().length));
+                release(keyDir.put(op.key(), Location.of(w.id(), offsets[i])));
+            }
+        }
+        return appended += total;
+    }
+
+    /** Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch). */
+    private void checkAbsent(List<WriteBatch.Op> ops) {
+        Map<ByteBuffer, Boolean> inBatch = null;
+        for (WriteBatch.Op op : ops) {
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
+                if (inBatch == null) {
+                    inBatch = new HashMap<>();
+                    for (WriteBatch.Op earlier : ops) {
+                        if (earlier == op) {
+                            break;
+                        }
+                        inBatch.put(ByteBuffer.wrap(earlier.key()), earlier.value() != null);
+                    }
+                }
+                Boolean present = inBatch.get(ByteBuffer.wrap(op.key()));
+                if (present == null ? keyDir.get(op.key()) != KeyDir.NONE : present) {
+                    throw new KeyExistsException(op.key());
+                }
+            }
+            if (inBatch != null) {
+                inBatch.put(ByteBuffer.wrap(op.key()), op.value() != null);
+            }
+        }
+    }
+
+    @Override
+    public void flush() {
+        checkOpen();
+        if (options.readOnly()) {
+            return;
+        }
+        awaitDurable(appended, Durability.SYNC);
+    }
+
+    /** The active segment with room for {@code size} more bytes, rolling to a new segment if needed. */
+    private SegmentWriter writerFor(long size) throws IOException {
+        SegmentWriter w = active;
+        if (w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty())) {
+            return w;
+        }
+        if (w.isEmpty()) {
+            // A record larger than a segment gets a segment of its own, sized to fit.
+            return replaceActive(size);
+        }
+        w.seal();
+        groupCommit.markDurable(appended);
+        scheduleHint(w.segment());
+        return replaceActive(size);
+    }
+
+    private SegmentWriter replaceActive(long size) throws IOException {
+        SegmentWriter old = active;
+        long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
+        SegmentWriter w = SegmentWriter.create(dir, nextId++, capacity);
+        table.add(w.segment());
+        active = w;
+        if (old.isEmpty()) {
+            old.closeQuietly();
+            table.remove(old.segment());
+            Files.deleteIfExists(old.segment().path());
+        }
+        return w;
+    }
+
+    /** Accounts the record a key no longer points at as dead. */
+    private void release(long previous) {
+        if (previous != KeyDir.NONE) {
+            Segment s = table.get(Location.segment(previous));
+            if (s != null) {
+                s.addLive(-s.recordSize(Location.offset(previous)));
+            }
+        }
+    }
+
+    private void awaitDurable(long end, Durability durability) {
+        if (durability != Durability.SYNC) {
+            return;
+        }
+        try {
+            groupCommit.await(end, () -> {
+                long covered = appended;
+                active.force();
+                return covered;
+            });
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": fsync failed", e);
+        }
+    }
+
+    private void checkKey(byte[] key) {
+        if (key == null) {
+            throw new IllegalArgumentException("key is null");
+        }
+        if (key.length > options.maxKeySize()) {
+            throw new IllegalArgumentException("key of " + key.length + " bytes exceeds maxKeySize "
+                    + options.maxKeySize());
+        }
+    }
+
+    private void checkValue(byte[] value) {
+        if (value == null) {
+            throw new IllegalArgumentException("value is null");
+        }
+        if (value.length > options.maxValueSize()) {
+            throw new IllegalArgumentException("value of " + value.length + " bytes exceeds maxValueSize "
+                    + options.maxValueSize());
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException(dir + ": store is closed");
+        }
+    }
+
+    private void checkWritable() {
+        checkOpen();
+        if (options.readOnly()) {
+            throw new IllegalStateException(dir + ": store is open read-only");
+        }
+    }
+
+    // ---------------------------------------------------------------- maintenance
+
+    /**
+     * Compacts now: sealed segments that hold no live record are deleted outright (oldest first), the live
+     * records of the other sealed segments are rewritten into new segments, and the old ones deleted.
+     * Reads and writes continue meanwhile. A crash at any point leaves a store that opens with exactly the
+     * data it had.
+     */
     public void merge() throws IOException {
-        throw new UnsupportedOperationException();
+        checkWritable();
+        maintenanceLock.lock();
+        try {
+            checkOpen();
+            if (new Merge(this).run(true)) {
+                merges++;
+            }
+        } finally {
+            maintenanceLock.unlock();
+        }
     }
 
+    private void scheduledMaintenance() {
+        if (closed || !maintenanceLock.tryLock()) {
+            return;
+        }
+        try {
+            if (!closed && new Merge(this).run(false)) {
+                merges++;
+            }
+            table.enforceBound();
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, dir + ": scheduled merge failed", e);
+        } finally {
+            maintenanceLock.unlock();
+        }
+    }
+
+    /**
+     * Writes a consistent copy of the store, as of the moment this call starts, into {@code target} (created
+     * if needed, and which must not hold a store). {@code Bitcask.open(target)} opens the copy. Reads and
+     * writes continue while the copy is made.
+     */
     public void backup(Path target) throws IOException {
-        throw new UnsupportedOperationException();
+        Objects.requireNonNull(target, "target");
+        checkOpen();
+        maintenanceLock.lock();
+        try {
+            checkOpen();
+            new Backup(this, target).run();
+        } finally {
+            maintenanceLock.unlock();
+        }
     }
 
     @Override
     public BitcaskStats stats() {
-        throw new UnsupportedOperationException();
+        checkOpen();
+        List<SegmentStats> segs = new ArrayList<>();
+        long live = 0;
+        long dead = 0;
+        SegmentWriter w = active;
+        for (Segment s : table.all()) {
+            boolean isActive = w != null && w.segment() == s;
+            segs.add(new SegmentStats(s.id(), s.length(), s.liveBytes(), s.deadBytes(), isActive));
+            live += s.liveBytes();
+            dead += s.deadBytes();
+        }
+        return new BitcaskStats(keyDir.size(), segs.size(), live, dead, merges, keyDir.memoryBytes(),
+                List.copyOf(segs));
     }
 
-    public Path directory() {
-        throw new UnsupportedOperationException();
-    }
-
-    public BitcaskOptions options() {
-        throw new UnsupportedOperationException();
-    }
-
+    /** Makes every write durable, writes the active segment's final length and releases the directory. */
     @Override
     public void close() {
-        throw new UnsupportedOperationException();
+        if (closed) {
+            return;
+        }
+        if (scheduler != null) {
+            scheduler.shutdownNow();
+        }
+        maintenanceLock.lock();
+        writeLock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            if (active != null) {
+                active.seal();
+                groupCommit.markDurable(appended);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(dir + ": close failed to sync the active segment", e);
+        } finally {
+            writeLock.unlock();
+            maintenanceLock.unlock();
+            shutdownQuietly();
+        }
+    }
+
+    private void shutdownQuietly() {
+        try {
+            if (scheduler != null) {
+                scheduler.awaitTermination(30, TimeUnit.SECONDS);
+            }
+            if (hintWriter != null) {
+                hintWriter.shutdown();
+                hintWriter.awaitTermination(60, TimeUnit.SECONDS);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            try {
+                dirLock.close();
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, dir + ": releasing the directory lock failed", e);
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------- package-private plumbing for Merge, Backup
+
+    SegmentTable table() {
+        return table;
+    }
+
+    KeyDir keyDir() {
+        return keyDir;
+    }
+
+    ReentrantLock writeLock() {
+        return writeLock;
+    }
+
+    boolean isClosed() {
+        return closed;
+    }
+
+    /** The active segment; callers hold the write lock. */
+    SegmentWriter active() {
+        return active;
+    }
+
+    /** A fresh segment id; callers hold the write lock. */
+    int allocateId() {
+        return nextId++;
+    }
+
+    /** Makes every byte appended so far durable; callers hold the write lock. */
+    void syncActive() throws IOException {
+        active.force();
+        groupCommit.markDurable(appended);
+    }
+
+    void scheduleHint(Segment s) {
+        if (hintWriter == null || hintWriter.isShutdown()) {
+            return;
+        }
+        hintWriter.execute(() -> {
+            try {
+                if (table.get(s.id()) == s) {
+                    HintFile.write(s);
+                }
+            } catch (IOException | RuntimeException e) {
+                LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
+            }
+        });
+    }
+
+    /** Applies an accounting change for a record copied by merge; callers hold the write lock. */
+    void accountMoved(Segment from, Segment to, int size) {
+        from.addLive(-size);
+        to.addLive(size);
+    }
+
+    private static java.util.concurrent.ThreadFactory daemon(String name) {
+        return r -> {
+            Thread t = new Thread(r, name);
+            t.setDaemon(true);
+            return t;
+        };
     }
 }

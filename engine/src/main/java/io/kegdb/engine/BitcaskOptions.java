@@ -19,7 +19,7 @@ public final class BitcaskOptions {
     /** Largest allowed segment size: offsets inside a segment stay below 2 GiB. */
     public static final long MAX_SEGMENT_SIZE = 1L << 30;
     /** Largest allowed key size. */
-    public static final int MAX_KEY_SIZE_LIMIT = 1 << 16;
+    public static final int MAX_KEY_SIZE_LIMIT = 65535;
     /** Largest allowed value size. */
     public static final int MAX_VALUE_SIZE_LIMIT = 256 << 20;
 

@@ -1,0 +1,75 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.List;
+
+/**
+ * A hot copy of a store. Sealed segments never change, so they are copied as they are; the active one is
+ * copied up to the length it had when the backup started, which is always a record (and batch) boundary.
+ * Merges wait until the copy is done, so no segment disappears under it.
+ */
+final class Backup {
+
+    private final Bitcask db;
+    private final Path target;
+
+    Backup(Bitcask db, Path target) {
+        this.db = db;
+        this.target = target;
+    }
+
+    void run() throws IOException {
+        Files.createDirectories(target);
+        try (DirectoryStream<Path> existing = Files.newDirectoryStream(target, "*.data")) {
+            if (existing.iterator().hasNext()) {
+                throw new IOException(target + ": backup target already holds a store");
+            }
+        }
+        Segment activeSegment;
+        int activeLength;
+        List<Segment> segments;
+        db.writeLock().lock();
+        try {
+            db.syncActive();
+            activeSegment = db.active().segment();
+            activeLength = db.active().position();
+            segments = db.table().all();
+        } finally {
+            db.writeLock().unlock();
+        }
+        for (Segment s : segments) {
+            Path to = target.resolve(s.path().getFileName());
+            copy(s.path(), to, s == activeSegment ? activeLength : Files.size(s.path()));
+            Path hint = HintFile.pathFor(s);
+            if (s != activeSegment && Files.exists(hint)) {
+                Path hintTo = target.resolve(hint.getFileName());
+                try {
+                    copy(hint, hintTo, Files.size(hint));
+                } catch (java.nio.file.NoSuchFileException raced) {
+                    Files.deleteIfExists(hintTo);
+                }
+            }
+        }
+        Directories.sync(target);
+    }
+
+    private static void copy(Path from, Path to, long length) throws IOException {
+        try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
+             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            long done = 0;
+            while (done < length) {
+                long n = in.transferTo(done, length - done, out);
+                if (n <= 0) {
+                    throw new IOException(from + ": ended at offset " + done + " while copying " + length + " bytes");
+                }
+                done += n;
+            }
+            out.force(true);
+        }
+    }
+}

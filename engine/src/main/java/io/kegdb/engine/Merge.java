@@ -1,0 +1,224 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * One compaction of every sealed segment, while reads and writes go on.
+ *
+ * <ol>
+ * <li>Sealed segments with no live record, oldest first, are deleted whole: being the oldest data, their
+ *     tombstones shadow nothing.</li>
+ * <li>The live records of the remaining sealed segments are copied, in replay order, into new segments
+ *     flagged as merged, whose order is the highest input order (they replay after their inputs and before
+ *     every newer segment). Each output is synced, given a hint file and renamed from its temporary name;
+ *     only then does the keydir move to it, key by key, and only where the key still points at the copied
+ *     record. Tombstones are dropped: every older record they could shadow is in an input too.</li>
+ * <li>The inputs are deleted oldest first, so a crash in between never leaves a put whose tombstone is
+ *     gone.</li>
+ * </ol>
+ * At every crash point the directory holds the inputs, or the inputs and some outputs, or the outputs and
+ * the newer part of the inputs: each replays to exactly the data the store had.
+ */
+final class Merge {
+
+    private static final System.Logger LOG = System.getLogger(Merge.class.getName());
+    private static final int KEYDIR_CHUNK = 4096;
+
+    private final Bitcask db;
+    private final Path dir;
+    private final BitcaskOptions options;
+    private final SegmentTable table;
+    private final KeyDir keyDir;
+
+    Merge(Bitcask db) {
+        this.db = db;
+        this.dir = db.directory();
+        this.options = db.options();
+        this.table = db.table();
+        this.keyDir = db.keyDir();
+    }
+
+    /** Runs the merge; returns whether anything changed. {@code always} ignores the garbage thresholds. */
+    boolean run(boolean always) throws IOException {
+        List<Segment> inputs = sealedSegments();
+        boolean changed = dropDeadPrefix(inputs);
+        if (inputs.isEmpty()) {
+            return changed;
+        }
+        long total = 0;
+        long dead = 0;
+        for (Segment s : inputs) {
+            total += s.length() - SegmentHeader.SIZE;
+            dead += s.deadBytes();
+        }
+        boolean worthIt = always
+                ? dead > 0
+                : inputs.size() >= options.mergeMinFiles() && total > 0
+                        && (double) dead / total >= options.mergeGarbageRatio();
+        if (!worthIt) {
+            return changed;
+        }
+        long started = System.nanoTime();
+        rewrite(inputs);
+        LOG.log(Level.INFO, "{0}: merged {1} segments ({2} dead bytes) in {3} ms", dir, inputs.size(), dead,
+                (System.nanoTime() - started) / 1_000_000);
+        return true;
+    }
+
+    private List<Segment> sealedSegments() {
+        db.writeLock().lock();
+        try {
+            Segment activeSegment = db.active().segment();
+            List<Segment> sealed = table.inReplayOrder();
+            sealed.removeIf(s -> s == activeSegment);
+            return sealed;
+        } finally {
+            db.writeLock().unlock();
+        }
+    }
+
+    private boolean dropDeadPrefix(List<Segment> inputs) throws IOException {
+        boolean dropped = false;
+        while (!inputs.isEmpty() && inputs.get(0).liveBytes() == 0) {
+            delete(inputs.remove(0));
+            dropped = true;
+        }
+        return dropped;
+    }
+
+    private void rewrite(List<Segment> inputs) throws IOException {
+        long order = 0;
+        for (Segment s : inputs) {
+            order = Math.max(order, s.header().order());
+        }
+        Output out = null;
+        try {
+            for (Segment in : inputs) {
+                if (db.isClosed()) {
+                    throw new IOException(dir + ": store closed during merge");
+                }
+                ByteBuffer buf = in.buffer();
+                List<int[]> live = new ArrayList<>();
+                SegmentScanner.scan(buf, (int) in.length(), options.repair(), (type, offset, size) -> {
+                    if (RecordFormat.isPut(type)) {
+                        live.add(new int[] {offset, size});
+                    }
+                });
+                for (int[] r : live) {
+                    byte[] key = in.readKey(r[0]);
+                    long loc = Location.of(in.id(), r[0]);
+                    if (keyDir.get(key) != loc) {
+                        continue;
+                    }
+                    if (out == null || !out.writer.fits(r[1])) {
+                        if (out != null) {
+                            out.finish();
+                        }
+                        out = new Output(order, r[1]);
+                    }
+                    out.copy(in, buf, r[0], r[1]);
+                }
+            }
+            if (out != null) {
+                out.finish();
+                out = null;
+            }
+        } finally {
+            if (out != null) {
+                out.abandon();
+            }
+        }
+        for (Segment in : inputs) {
+            delete(in);
+        }
+    }
+
+    private void delete(Segment s) throws IOException {
+        table.remove(s);
+        HintFile.delete(s);
+        Files.deleteIfExists(s.path());
+        Directories.sync(dir);
+    }
+
+    /** One merge output segment being filled. */
+    private final class Output {
+        final SegmentWriter writer;
+        final Path finalPath;
+        final List<long[]> moves = new ArrayList<>();
+        boolean published;
+
+        Output(long order, int firstRecord) throws IOException {
+            int id;
+            db.writeLock().lock();
+            try {
+                id = db.allocateId();
+            } finally {
+                db.writeLock().unlock();
+            }
+            finalPath = dir.resolve(Segment.fileName(id, ".data"));
+            Path tmp = dir.resolve(Segment.fileName(id, ".data.tmp"));
+            long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + (long) firstRecord);
+            writer = SegmentWriter.create(dir, id, new SegmentHeader(SegmentHeader.MERGED, order), tmp, capacity);
+        }
+
+        void copy(Segment from, ByteBuffer buf, int offset, int size) {
+            int at = writer.appendRaw(buf, offset, size);
+            if (RecordFormat.type(buf, offset) == RecordFormat.BATCH_PUT) {
+                // A committed batch member stands alone once copied: re-frame it as a plain put.
+                ByteBuffer view = writer.segment().buffer().duplicate().position(at);
+                byte[] key = from.readKey(offset);
+                byte[] value = from.readValue(offset, key);
+                RecordFormat.encode(view, RecordFormat.PUT, key, value);
+            }
+            moves.add(new long[] {Location.of(from.id(), offset), at, size});
+        }
+
+        /** Syncs, hints and renames the output, then moves the keydir entries that still point at the inputs. */
+        void finish() throws IOException {
+            writer.publish();
+            writer.seal();
+            Segment seg = writer.segment();
+            HintFile.write(seg);
+            Files.move(seg.path(), finalPath, StandardCopyOption.ATOMIC_MOVE);
+            seg.renamedTo(finalPath);
+            published = true;
+            Directories.sync(dir);
+            table.add(seg);
+            for (int i = 0; i < moves.size(); i += KEYDIR_CHUNK) {
+                db.writeLock().lock();
+                try {
+                    for (int j = i; j < Math.min(moves.size(), i + KEYDIR_CHUNK); j++) {
+                        long[] m = moves.get(j);
+                        byte[] key = seg.readKey((int) m[1]);
+                        if (keyDir.replace(key, m[0], Location.of(seg.id(), (int) m[1]))) {
+                            Segment from = table.get(Location.segment(m[0]));
+                            db.accountMoved(from, seg, (int) m[2]);
+                        }
+                    }
+                } finally {
+                    db.writeLock().unlock();
+                }
+            }
+        }
+
+        void abandon() {
+            writer.closeQuietly();
+            if (published) {
+                // A complete merged segment replays correctly beside its inputs; keep it.
+                return;
+            }
+            try {
+                Files.deleteIfExists(writer.segment().path());
+            } catch (IOException e) {
+                LOG.log(Level.WARNING, "cannot remove unfinished merge output " + writer.segment().path(), e);
+            }
+        }
+    }
+}

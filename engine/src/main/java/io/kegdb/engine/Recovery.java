@@ -1,0 +1,209 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.lang.System.Logger.Level;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Rebuilds the keydir when a store opens: segments replay oldest data first (see {@link SegmentHeader});
+ * sealed segments through their hint files where those check out, otherwise by scanning records. The
+ * newest plain segment may end in a torn write, which is cut off; damage anywhere else fails the open
+ * with the file and offset, unless the options ask for repair.
+ */
+final class Recovery {
+
+    private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
+    private static final Pattern DATA = Pattern.compile("(\\d{9})\\.data");
+
+    /** What open needs from recovery. */
+    record Result(KeyDir keyDir, SegmentTable table, Segment last, int maxId) {
+    }
+
+    private final Path dir;
+    private final BitcaskOptions options;
+    private final SegmentTable table;
+    private final KeyDir keyDir;
+
+    private Recovery(Path dir, BitcaskOptions options, KeyDir keyDir) {
+        this.dir = dir;
+        this.options = options;
+        this.table = new SegmentTable(options.maxOpenFiles());
+        this.keyDir = keyDir;
+    }
+
+    static Result run(Path dir, BitcaskOptions options, KeyDir keyDir) throws IOException {
+        return new Recovery(dir, options, keyDir).run();
+    }
+
+    private Result run() throws IOException {
+        if (!options.readOnly()) {
+            removeLeftovers();
+        }
+        List<Segment> segments = openSegments();
+        segments.sort(SegmentTable.REPLAY_ORDER);
+        Segment last = null;
+        int maxId = 0;
+        for (Segment s : segments) {
+            maxId = Math.max(maxId, s.id());
+            if (!s.header().merged() && (last == null || s.id() > last.id())) {
+                last = s;
+            }
+            table.add(s);
+        }
+        for (Segment s : segments) {
+            if (s == last) {
+                recoverTail(s);
+            } else {
+                recoverSealed(s);
+            }
+        }
+        table.enforceBound();
+        return new Result(keyDir, table, last, maxId);
+    }
+
+    /** Removes what an interrupted merge or hint write left: temp files, hints without data. */
+    private void removeLeftovers() throws IOException {
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
+            for (Path f : files) {
+                String name = f.getFileName().toString();
+                if (name.endsWith(".tmp")) {
+                    LOG.log(Level.INFO, "removing unfinished file {0}", f);
+                    Files.delete(f);
+                } else if (name.endsWith(HintFile.SUFFIX)
+                        && !Files.exists(f.resolveSibling(name.replace(HintFile.SUFFIX, ".data")))) {
+                    Files.delete(f);
+                }
+            }
+        }
+    }
+
+    private List<Segment> openSegments() throws IOException {
+        List<Path> paths = new ArrayList<>();
+        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.data")) {
+            for (Path f : files) {
+                if (DATA.matcher(f.getFileName().toString()).matches()) {
+                    paths.add(f);
+                }
+            }
+        }
+        paths.sort(null);
+        List<Segment> segments = new ArrayList<>();
+        for (int i = 0; i < paths.size(); i++) {
+            Path f = paths.get(i);
+            Matcher m = DATA.matcher(f.getFileName().toString());
+            m.matches();
+            int id = Integer.parseInt(m.group(1));
+            long size = Files.size(f);
+            if (size > Integer.MAX_VALUE) {
+                throw new IOException(f + ": segment of " + size + " bytes exceeds the 2 GiB limit");
+            }
+            ByteBuffer head = ByteBuffer.allocate(SegmentHeader.SIZE);
+            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
+                while (head.hasRemaining() && ch.read(head) >= 0) {
+                    // read the header fully
+                }
+            }
+            head.flip();
+            SegmentHeader header;
+            try {
+                header = SegmentHeader.decode(head, f);
+            } catch (IOException e) {
+                boolean newest = i == paths.size() - 1;
+                if (newest && !options.readOnly() && isBlank(head)) {
+                    // Created but never written before a crash: nothing in it was ever acknowledged.
+                    LOG.log(Level.WARNING, "removing segment with an unwritten header {0}", f);
+                    Files.delete(f);
+                    continue;
+                }
+                throw e;
+            }
+            segments.add(new Segment(id, f, header, size, null));
+        }
+        return segments;
+    }
+
+    private static boolean isBlank(ByteBuffer head) {
+        for (int i = 0; i < head.limit(); i++) {
+            if (head.get(i) != 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void recoverSealed(Segment s) throws IOException {
+        List<HintFile.Entry> hint = HintFile.read(s);
+        if (hint != null) {
+            for (HintFile.Entry e : hint) {
+                apply(s, e.key(), e.tombstone(), e.offset(), e.size());
+            }
+            return;
+        }
+        SegmentScanner.Result r = scan(s);
+        if (!r.clean()) {
+            if (!options.repair()) {
+                throw new IOException(s.path() + ": corrupt record at offset " + r.invalidAt()
+                        + " in a sealed segment (open with repair to skip damaged records)");
+            }
+            LOG.log(Level.WARNING, "{0}: skipped {1} damaged region(s), first at offset {2}",
+                    s.path(), r.skipped(), r.invalidAt());
+        }
+    }
+
+    private void recoverTail(Segment s) throws IOException {
+        SegmentScanner.Result r = scan(s);
+        if (r.clean()) {
+            return;
+        }
+        ByteBuffer buf = s.buffer();
+        if (!options.repair()) {
+            int beyond = SegmentScanner.nextValidRecord(buf, r.invalidAt() + 1, (int) s.length());
+            if (beyond >= 0) {
+                throw new IOException(s.path() + ": corrupt record at offset " + r.invalidAt()
+                        + " followed by valid records at offset " + beyond
+                        + " (open with repair to skip damaged records)");
+            }
+        }
+        if (options.readOnly()) {
+            s.setLength(r.validEnd());
+            return;
+        }
+        LOG.log(Level.WARNING, "{0}: truncating torn tail at offset {1} ({2} bytes)",
+                s.path(), r.validEnd(), s.length() - r.validEnd());
+        s.unmap();
+        try (FileChannel ch = FileChannel.open(s.path(), StandardOpenOption.WRITE)) {
+            ch.truncate(r.validEnd());
+            ch.force(true);
+        }
+        s.setLength(r.validEnd());
+    }
+
+    private SegmentScanner.Result scan(Segment s) {
+        ByteBuffer buf = s.buffer();
+        return SegmentScanner.scan(buf, (int) s.length(), options.repair(), (type, offset, size) -> {
+            byte[] key = new byte[RecordFormat.keyLength(buf, offset)];
+            buf.get(offset + RecordFormat.HEADER_SIZE, key, 0, key.length);
+            apply(s, key, RecordFormat.isDelete(type), offset, size);
+        });
+    }
+
+    private void apply(Segment s, byte[] key, boolean tombstone, int offset, int size) {
+        long prev = tombstone ? keyDir.remove(key) : keyDir.put(key, Location.of(s.id(), offset));
+        if (!tombstone) {
+            s.addLive(size);
+        }
+        if (prev != KeyDir.NONE) {
+            Segment old = table.get(Location.segment(prev));
+            old.addLive(-old.recordSize(Location.offset(prev)));
+        }
+    }
+}

@@ -1,0 +1,178 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+
+/**
+ * One data segment file, read through a memory mapping so that a get costs no system call.
+ *
+ * <p>The mapping is made on first use and may be dropped by {@link SegmentTable} to bound the number of
+ * mapped files; a reader that still holds the old mapping keeps it alive until it is done (mappings are
+ * released by the garbage collector), so dropping never pulls bytes from under a reader.
+ */
+final class Segment {
+
+    private final int id;
+    private volatile Path path;
+    private final SegmentHeader header;
+    private volatile long length;
+    private volatile ByteBuffer map;
+    volatile boolean recentlyUsed;
+    /** Bytes of records the keydir points at; changed only under the store's write lock. */
+    private volatile long liveBytes;
+
+    Segment(int id, Path path, SegmentHeader header, long length, ByteBuffer map) {
+        this.id = id;
+        this.path = path;
+        this.header = header;
+        this.length = length;
+        this.map = map;
+    }
+
+    static String fileName(int id, String suffix) {
+        return String.format("%09d%s", id, suffix);
+    }
+
+    int id() {
+        return id;
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Follows a rename of the file (merge output moving from its temporary name). */
+    void renamedTo(Path newPath) {
+        this.path = newPath;
+    }
+
+    SegmentHeader header() {
+        return header;
+    }
+
+    /** Bytes of valid data (header included). */
+    long length() {
+        return length;
+    }
+
+    void setLength(long length) {
+        this.length = length;
+    }
+
+    long liveBytes() {
+        return liveBytes;
+    }
+
+    /** Adds (or with a negative delta, removes) live bytes; callers hold the store's write lock. */
+    void addLive(long delta) {
+        liveBytes += delta;
+    }
+
+    /** Bytes of superseded records, tombstones and commit records: what merge would reclaim. */
+    long deadBytes() {
+        return Math.max(0, length - SegmentHeader.SIZE - liveBytes);
+    }
+
+    boolean isMapped() {
+        return map != null;
+    }
+
+    /** Drops this segment's reference to its mapping; readers that hold it keep it. */
+    void unmap() {
+        map = null;
+    }
+
+    void useMapping(ByteBuffer mapping) {
+        this.map = mapping;
+    }
+
+    /** The mapping of this segment's data, made now if needed. */
+    ByteBuffer buffer() {
+        ByteBuffer m = map;
+        if (m == null) {
+            m = mapNow();
+        }
+        if (!recentlyUsed) {
+            recentlyUsed = true;
+        }
+        return m;
+    }
+
+    private synchronized ByteBuffer mapNow() {
+        ByteBuffer m = map;
+        if (m != null) {
+            return m;
+        }
+        try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
+            MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, length);
+            map = mapped;
+            return mapped;
+        } catch (IOException e) {
+            throw new UncheckedIOException(path + ": cannot map segment for reading", e);
+        }
+    }
+
+    /** Size in bytes of the record at {@code offset}. */
+    int recordSize(int offset) {
+        ByteBuffer b = buffer();
+        return RecordFormat.size(RecordFormat.keyLength(b, offset), RecordFormat.valueLength(b, offset));
+    }
+
+    /**
+     * The value of the put record at {@code offset}, after checking its CRC and that it holds {@code key}.
+     *
+     * @throws UncheckedIOException naming the file and offset if the record is damaged
+     */
+    byte[] readValue(int offset, byte[] key) {
+        ByteBuffer b = buffer();
+        int keyLen;
+        int valueLen;
+        try {
+            keyLen = RecordFormat.keyLength(b, offset);
+            valueLen = RecordFormat.valueLength(b, offset);
+            int size = RecordFormat.size(keyLen, valueLen);
+            if (valueLen < 0 || offset + (long) size > length || !RecordFormat.isPut(RecordFormat.type(b, offset))
+                    || !RecordFormat.crcMatches(b, offset, size)) {
+                throw corrupt(offset, "checksum or framing mismatch");
+            }
+        } catch (IndexOutOfBoundsException e) {
+            throw corrupt(offset, "record extends past the end of the segment");
+        }
+        if (key != null && (keyLen != key.length
+                || !b.slice(offset + RecordFormat.HEADER_SIZE, keyLen).equals(ByteBuffer.wrap(key)))) {
+            throw corrupt(offset, "record holds a different key");
+        }
+        byte[] value = new byte[valueLen];
+        b.get(offset + RecordFormat.HEADER_SIZE + keyLen, value, 0, valueLen);
+        return value;
+    }
+
+    /** The key of the record at {@code offset} (framing already known to be valid). */
+    byte[] readKey(int offset) {
+        ByteBuffer b = buffer();
+        byte[] key = new byte[RecordFormat.keyLength(b, offset)];
+        b.get(offset + RecordFormat.HEADER_SIZE, key, 0, key.length);
+        return key;
+    }
+
+    UncheckedIOException corrupt(int offset, String what) {
+        return new UncheckedIOException(new IOException(
+                path + ": corrupt record at offset " + offset + " (" + what + ")"));
+    }
+
+    @Override
+    public String toString() {
+        return "Segment{" + path.getFileName() + ", order=" + header.order() + (header.merged() ? ", merged" : "")
+                + ", length=" + length + '}';
+    }
+
+    static boolean sameKey(byte[] a, byte[] b) {
+        return Arrays.equals(a, b);
+    }
+}

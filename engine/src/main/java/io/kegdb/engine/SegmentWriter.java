@@ -1,0 +1,143 @@
+package io.kegdb.engine;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * Appends records to the active segment. The file is mapped read-write at its full capacity up front, so an
+ * append is a copy into memory (no system call) and reads of fresh records go through the same mapping;
+ * {@link #force()} (fdatasync) makes everything appended so far durable. Sealing truncates the file to
+ * its data and closes the channel. Only the store's single writer calls the mutating methods.
+ */
+final class SegmentWriter {
+
+    private final Segment segment;
+    private final FileChannel channel;
+    private final MappedByteBuffer map;
+    private int position;
+
+    private SegmentWriter(Segment segment, FileChannel channel, MappedByteBuffer map, int position) {
+        this.segment = segment;
+        this.channel = channel;
+        this.map = map;
+        this.position = position;
+        segment.useMapping(map);
+        segment.setLength(position);
+    }
+
+    /** Creates segment {@code id} (order = id) able to hold {@code capacity} bytes, durably named in {@code dir}. */
+    static SegmentWriter create(Path dir, int id, long capacity) throws IOException {
+        return create(dir, id, new SegmentHeader(0, id), dir.resolve(Segment.fileName(id, ".data")), capacity);
+    }
+
+    /** Creates a segment with {@code header} at {@code path} (merge writes to a temporary name first). */
+    static SegmentWriter create(Path dir, int id, SegmentHeader header, Path path, long capacity) throws IOException {
+        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                StandardOpenOption.WRITE);
+        try {
+            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
+            map.put(0, header.encode(), 0, SegmentHeader.SIZE);
+            ch.force(true);
+            Directories.sync(dir);
+            return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), ch, map,
+                    SegmentHeader.SIZE);
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    /** Continues appending to an existing, recovered segment after its last valid byte. */
+    static SegmentWriter reopen(Segment segment, long capacity) throws IOException {
+        FileChannel ch = FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+        try {
+            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
+            return new SegmentWriter(segment, ch, map, (int) segment.length());
+        } catch (IOException | RuntimeException e) {
+            ch.close();
+            throw e;
+        }
+    }
+
+    Segment segment() {
+        return segment;
+    }
+
+    int id() {
+        return segment.id();
+    }
+
+    int position() {
+        return position;
+    }
+
+    boolean isEmpty() {
+        return position == SegmentHeader.SIZE;
+    }
+
+    boolean fits(long bytes) {
+        return position + bytes <= map.capacity();
+    }
+
+    /** Appends one record; returns its offset. The caller checked {@link #fits}. */
+    int append(byte type, byte[] key, byte[] value) {
+        int offset = position;
+        ByteBuffer view = map.duplicate().position(offset);
+        RecordFormat.encode(view, type, key, value);
+        position = view.position();
+        return offset;
+    }
+
+    /** Copies a record verbatim from another segment, as merge does; returns its offset. */
+    int appendRaw(ByteBuffer source, int sourceOffset, int size) {
+        int offset = position;
+        map.put(offset, source, sourceOffset, size);
+        position += size;
+        return offset;
+    }
+
+    /** Appends a batch's commit record. */
+    int appendCommit(int count) {
+        int offset = position;
+        ByteBuffer view = map.duplicate().position(offset);
+        RecordFormat.encodeCommit(view, count);
+        position = view.position();
+        return offset;
+    }
+
+    /** Makes appended records readable: readers check offsets against the published length. */
+    void publish() {
+        segment.setLength(position);
+    }
+
+    /** fdatasync: everything appended so far is durable. A sealed or closed writer was already synced. */
+    void force() throws IOException {
+        try {
+            channel.force(false);
+        } catch (ClosedChannelException alreadySealed) {
+            // seal() and close() force before closing the channel
+        }
+    }
+
+    /** Syncs, truncates the file to its data and closes the channel; the mapping stays readable. */
+    void seal() throws IOException {
+        channel.force(false);
+        channel.truncate(position);
+        channel.force(true);
+        channel.close();
+    }
+
+    /** Closes without truncating (read-only use or failure paths). */
+    void closeQuietly() {
+        try {
+            channel.close();
+        } catch (IOException ignored) {
+            // nothing useful to do: the store is being abandoned
+        }
+    }
+}

@@ -1,0 +1,231 @@
+package io.kegdb.engine;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.TreeMap;
+
+import static org.junit.jupiter.api.Assertions.*;
+
+class BitcaskTest {
+
+    @TempDir
+    Path dir;
+
+    static byte[] b(String s) {
+        return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    static String s(byte[] b) {
+        return b == null ? null : new String(b, StandardCharsets.UTF_8);
+    }
+
+    static BitcaskOptions small() {
+        return BitcaskOptions.builder().segmentSize(4096).mergeInterval(Duration.ZERO).build();
+    }
+
+    @Test
+    void putGetDeleteAndReopen() throws IOException {
+        try (Bitcask db = Bitcask.open(dir)) {
+            assertNull(db.get(b("a")));
+            db.put(b("a"), b("1"));
+            db.put(b("b"), b("2"), Durability.NO_SYNC);
+            db.put(b("a"), b("3"));
+            db.put(b("e"), new byte[0]);
+            assertEquals("3", s(db.get(b("a"))));
+            assertArrayEquals(new byte[0], db.get(b("e")));
+            assertTrue(db.delete(b("b")));
+            assertFalse(db.delete(b("b")));
+            assertNull(db.get(b("b")));
+        }
+        try (Bitcask db = Bitcask.open(dir)) {
+            assertEquals("3", s(db.get(b("a"))));
+            assertNull(db.get(b("b")));
+            assertArrayEquals(new byte[0], db.get(b("e")));
+            assertEquals(2, db.stats().keys());
+        }
+    }
+
+    @Test
+    void scanIsInUnsignedKeyOrderBothWays() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            byte[][] keys = {{0x00}, {0x01}, {0x7f}, {(byte) 0x80}, {(byte) 0xff}, {(byte) 0xff, 0}};
+            for (int i = keys.length - 1; i >= 0; i--) {
+                db.put(keys[i], new byte[] {(byte) i});
+            }
+            List<byte[]> asc = new ArrayList<>();
+            try (KvIterator it = db.scan(null, null)) {
+                it.forEachRemaining(kv -> asc.add(kv.key()));
+            }
+            for (int i = 0; i < keys.length; i++) {
+                assertArrayEquals(keys[i], asc.get(i));
+            }
+            List<byte[]> range = new ArrayList<>();
+            try (KvIterator it = db.scanDescending(new byte[] {0x01}, new byte[] {(byte) 0xff})) {
+                it.forEachRemaining(kv -> range.add(kv.key()));
+            }
+            assertEquals(3, range.size());
+            assertArrayEquals(new byte[] {(byte) 0x80}, range.get(0));
+            assertArrayEquals(new byte[] {0x01}, range.get(2));
+            assertEquals(keys.length, db.listKeys().size());
+        }
+    }
+
+    @Test
+    void batchesApplyAllAndPutIfAbsentFailsWhole() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            db.put(b("x"), b("0"));
+            db.write(new WriteBatch().put(b("a"), b("1")).put(b("b"), b("2")).delete(b("x")), Durability.SYNC);
+            assertEquals("1", s(db.get(b("a"))));
+            assertNull(db.get(b("x")));
+            WriteBatch conflicting = new WriteBatch().put(b("c"), b("3")).putIfAbsent(b("a"), b("9"));
+            assertThrows(KeyExistsException.class, () -> db.write(conflicting, Durability.SYNC));
+            assertNull(db.get(b("c")));
+            assertEquals("1", s(db.get(b("a"))));
+            assertThrows(KeyExistsException.class,
+                    () -> db.write(new WriteBatch().putIfAbsent(b("n"), b("1")).putIfAbsent(b("n"), b("2")),
+                            Durability.SYNC));
+            db.write(new WriteBatch().delete(b("a")).putIfAbsent(b("a"), b("new")), Durability.NO_SYNC);
+            assertEquals("new", s(db.get(b("a"))));
+        }
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            assertEquals("new", s(db.get(b("a"))));
+            assertEquals("2", s(db.get(b("b"))));
+            assertNull(db.get(b("c")));
+        }
+    }
+
+    @Test
+    void badInputIsRejectedAndWritesNothing() throws IOException {
+        BitcaskOptions opts = BitcaskOptions.builder().maxKeySize(8).maxValueSize(16).build();
+        try (Bitcask db = Bitcask.open(dir, opts)) {
+            IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                    () -> db.put(new byte[9], b("v")));
+            assertTrue(e.getMessage().contains("maxKeySize 8"), e.getMessage());
+            e = assertThrows(IllegalArgumentException.class, () -> db.put(b("k"), new byte[17]));
+            assertTrue(e.getMessage().contains("maxValueSize 16"), e.getMessage());
+            assertThrows(IllegalArgumentException.class, () -> db.put(null, b("v")));
+            assertThrows(IllegalArgumentException.class, () -> db.put(b("k"), null));
+            assertThrows(IllegalArgumentException.class,
+                    () -> db.write(new WriteBatch().put(b("ok"), b("v")).put(new byte[9], b("v")), Durability.SYNC));
+            assertNull(db.get(b("ok")));
+            assertEquals(0, db.stats().keys());
+            assertEquals(0, db.stats().liveBytes());
+        }
+    }
+
+    @Test
+    void segmentsRollAndModelMatchesAfterReopenAndMerge() throws IOException {
+        Random rnd = new Random(42);
+        TreeMap<String, String> model = new TreeMap<>();
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            for (int i = 0; i < 5000; i++) {
+                String k = "k" + rnd.nextInt(300);
+                if (rnd.nextInt(5) == 0) {
+                    assertEquals(model.remove(k) != null, db.delete(b(k)));
+                } else {
+                    String v = "v" + i + "-" + "x".repeat(rnd.nextInt(100));
+                    db.put(b(k), b(v), Durability.NO_SYNC);
+                    model.put(k, v);
+                }
+            }
+            assertTrue(db.stats().segments() > 10);
+            check(db, model);
+            db.merge();
+            check(db, model);
+            assertEquals(1, db.stats().merges());
+        }
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            check(db, model);
+            for (int i = 0; i < 100; i++) {
+                db.delete(b("k" + i));
+                model.remove("k" + i);
+            }
+            db.merge();
+            check(db, model);
+        }
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            check(db, model);
+        }
+    }
+
+    static void check(Bitcask db, TreeMap<String, String> model) throws IOException {
+        for (var e : model.entrySet()) {
+            assertEquals(e.getValue(), s(db.get(b(e.getKey()))), e.getKey());
+        }
+        List<String> keys = new ArrayList<>();
+        db.fold((k, v) -> {
+            keys.add(s(k));
+            assertEquals(model.get(s(k)), s(v));
+        });
+        assertEquals(new ArrayList<>(model.keySet()), keys);
+        BitcaskStats st = db.stats();
+        assertEquals(model.size(), st.keys());
+        long expectLive = 0;
+        for (var e : model.entrySet()) {
+            expectLive += RecordFormat.size(b(e.getKey()).length, b(e.getValue()).length);
+        }
+        assertEquals(expectLive, st.liveBytes(), "live byte accounting");
+    }
+
+    @Test
+    void secondOpenInSameProcessIsRefused() throws IOException {
+        try (Bitcask db = Bitcask.open(dir)) {
+            IOException e = assertThrows(IOException.class, () -> Bitcask.open(dir));
+            assertTrue(e.getMessage().contains("already open"), e.getMessage());
+        }
+        Bitcask.open(dir).close();
+    }
+
+    @Test
+    void backupIsAConsistentCopy(@TempDir Path target) throws IOException {
+        TreeMap<String, String> model = new TreeMap<>();
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            for (int i = 0; i < 500; i++) {
+                db.put(b("k" + i), b("v" + i));
+                model.put("k" + i, "v" + i);
+            }
+            db.backup(target.resolve("copy"));
+            db.put(b("after"), b("x"));
+        }
+        try (Bitcask copy = Bitcask.open(target.resolve("copy"), small())) {
+            check(copy, model);
+        }
+    }
+
+    @Test
+    void readOnlyOpenServesReadsAndRefusesWrites() throws IOException {
+        try (Bitcask db = Bitcask.open(dir)) {
+            db.put(b("a"), b("1"));
+        }
+        try (Bitcask db = Bitcask.open(dir, BitcaskOptions.builder().readOnly(true).build())) {
+            assertEquals("1", s(db.get(b("a"))));
+            assertThrows(IllegalStateException.class, () -> db.put(b("b"), b("2")));
+        }
+    }
+
+    @Test
+    void hugeRecordGetsItsOwnSegment() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            byte[] big = new byte[20000];
+            new Random(1).nextBytes(big);
+            db.put(b("small"), b("1"));
+            db.put(b("big"), big);
+            db.put(b("small2"), b("2"));
+            assertArrayEquals(big, db.get(b("big")));
+        }
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            assertEquals(20000, db.get(b("big")).length);
+            assertEquals("2", s(db.get(b("small2"))));
+        }
+        assertTrue(Files.exists(dir.resolve("LOCK")));
+    }
+}
