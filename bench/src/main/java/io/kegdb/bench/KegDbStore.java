@@ -40,7 +40,7 @@ final class KegDbStore implements StoreUnderTest {
     }
 
     @Override
-    public long reportedIndexBytes() {
+    public long reportedMemoryBytes() {
         return db.stats().keydirBytes();
     }
 

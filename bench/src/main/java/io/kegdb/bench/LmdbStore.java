@@ -78,7 +78,7 @@ final class LmdbStore implements StoreUnderTest {
     }
 
     @Override
-    public long reportedIndexBytes() {
+    public long reportedMemoryBytes() {
         return -1;
     }
 

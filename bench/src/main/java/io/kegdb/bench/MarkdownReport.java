@@ -13,16 +13,16 @@ final class MarkdownReport {
     static String seedTable(List<SeedResult> results) {
         StringBuilder sb = new StringBuilder();
         sb.append("| workload (keys:key B:value B) | engine | put s | put ops/s | get s | get ops/s "
-                + "| memory B/key | keydir est. B/key | RSS anon Δ B/key | disk MiB | reopen s |\n");
-        sb.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|--:|\n");
+                + "| memory B/key | store-reported B/key | disk MiB | reopen s |\n");
+        sb.append("|---|---|--:|--:|--:|--:|--:|--:|--:|--:|\n");
         for (SeedResult r : results) {
             long n = r.workload().keys();
-            sb.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %,.0f | %.3f | %,.0f | %.1f | %s | %s | %,.0f | %.3f |%n",
+            sb.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %,.0f | %.3f | %,.0f | %.1f | %s | %,.0f | %.3f |%n",
                     r.workload().label(), r.engine().displayName(),
                     r.putNanos() / 1e9, r.putOpsPerSecond(), r.getNanos() / 1e9, r.getOpsPerSecond(),
                     r.memoryBytesPerKey(),
-                    r.reportedIndexBytes() < 0 ? "—" : String.format(Locale.ROOT, "%.1f", (double) r.reportedIndexBytes() / n),
-                    r.rssAnonBytes() < 0 ? "?" : String.format(Locale.ROOT, "%.1f", (double) r.rssAnonBytes() / n),
+                    r.reportedMemoryBytes() < 0 ? "—"
+                            : String.format(Locale.ROOT, "%.1f", (double) r.reportedMemoryBytes() / n),
                     r.diskBytes() / (1024.0 * 1024.0), r.reopenNanos() / 1e9));
         }
         return sb.toString();

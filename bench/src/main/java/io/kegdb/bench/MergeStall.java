@@ -23,8 +23,10 @@ import java.util.concurrent.ExecutorService;
  */
 final class MergeStall {
 
-    /** Small segments, so the load seals many that the merge can rewrite. */
-    static final long SEGMENT_BYTES = 32L << 20;
+    /** Largest segment size used: small segments, so the load seals many that the merge can rewrite. */
+    static final long MAX_SEGMENT_BYTES = 32L << 20;
+    /** Per-record bytes assumed when sizing segments (8 B key, 128 B value, header). */
+    private static final long RECORD_BYTES_ESTIMATE = 160;
     private static final long MAX_RECORDING_NANOS = Duration.ofMinutes(5).toNanos();
 
     /**
@@ -34,7 +36,7 @@ final class MergeStall {
      * @param before           store stats when the merge started
      * @param after            store stats after it
      */
-    record Result(long keys, LatencyHistogram baseline, LatencyHistogram duringMerge, long mergeNanos,
+    record Result(long keys, long segmentBytes, LatencyHistogram baseline, LatencyHistogram duringMerge, long mergeNanos,
                   BitcaskStats before, BitcaskStats after) {
     }
 
@@ -51,8 +53,9 @@ final class MergeStall {
     }
 
     Result run(long n, long baselineNanos) throws Exception {
+        long segmentBytes = segmentBytes(n);
         BitcaskOptions options = BitcaskOptions.builder().durability(Durability.NO_SYNC)
-                .segmentSize(SEGMENT_BYTES).mergeInterval(Duration.ZERO).build();
+                .segmentSize(segmentBytes).mergeInterval(Duration.ZERO).build();
         ExecutorService mergeThread = Executors.newSingleThreadExecutor(r -> new Thread(r, "bench-merge"));
         try (ScratchDirectory dir = ScratchDirectory.create(parent, "kegdb-bench-merge-");
              Bitcask db = Bitcask.open(dir.path(), options)) {
@@ -91,10 +94,15 @@ final class MergeStall {
                 throw new IllegalStateException("merge failed", e.getCause());
             }
             long mergeNanos = System.nanoTime() - start;
-            return new Result(n, baseline, during, mergeNanos, before, db.stats());
+            return new Result(n, segmentBytes, baseline, during, mergeNanos, before, db.stats());
         } finally {
             mergeThread.shutdownNow();
         }
+    }
+
+    /** About eight segments' worth of writes in the load and overwrite, at most 32 MiB each. */
+    static long segmentBytes(long keys) {
+        return Math.max(64 << 10, Math.min(MAX_SEGMENT_BYTES, keys * RECORD_BYTES_ESTIMATE / 4));
     }
 
     private void timedOverwrite(Bitcask db, SplittableRandom order, long n, LatencyHistogram h) {

@@ -47,8 +47,14 @@ final class RocksDbStore implements StoreUnderTest {
     }
 
     @Override
-    public long reportedIndexBytes() {
-        return -1;
+    public long reportedMemoryBytes() {
+        try {
+            return db.getLongProperty("rocksdb.cur-size-all-mem-tables")
+                    + db.getLongProperty("rocksdb.block-cache-usage")
+                    + db.getLongProperty("rocksdb.estimate-table-readers-mem");
+        } catch (RocksDBException e) {
+            return -1;
+        }
     }
 
     @Override

@@ -7,13 +7,13 @@ package io.kegdb.bench;
  * @param getNanos          time of the N random gets
  * @param heapBytes         Java heap in use after the load minus before the store was opened (both after GC)
  * @param directBytes       direct-buffer memory after the load minus before
- * @param rssAnonBytes      growth of anonymous resident memory over the load, -1 when unknown
- * @param reportedIndexBytes the store's own estimate of its index (KegDB keydir), -1 when it reports none
+ * @param reportedMemoryBytes what the store reports holding in memory after the load, -1 when it reports
+ *                          none (see {@link StoreUnderTest#reportedMemoryBytes()})
  * @param diskBytes         size of the store's files after close
  * @param reopenNanos       time to open the closed store again
  */
 record SeedResult(Engine engine, Workload workload, long putNanos, long getNanos, long heapBytes,
-                  long directBytes, long rssAnonBytes, long reportedIndexBytes, long diskBytes, long reopenNanos) {
+                  long directBytes, long reportedMemoryBytes, long diskBytes, long reopenNanos) {
 
     double putOpsPerSecond() {
         return workload.keys() / (putNanos / 1e9);

@@ -34,14 +34,13 @@ final class SeedRun {
             try (StoreUnderTest store = engine.open(dir.path(), w)) {
                 putNanos = load(store, keys, w.keys(), Progress.of(progress, label + " put", w.keys()));
                 loaded = MemoryProbe.afterGc();
-                reported = store.reportedIndexBytes();
+                reported = store.reportedMemoryBytes();
                 getNanos = randomGets(store, keys, w.keys(), Progress.of(progress, label + " get", w.keys()));
             }
             long disk = dir.sizeBytes();
             long reopenNanos = reopen(engine, dir.path(), w, keys);
-            long rss = before.rssAnon() < 0 || loaded.rssAnon() < 0 ? -1 : loaded.rssAnon() - before.rssAnon();
             return new SeedResult(engine, w, putNanos, getNanos, loaded.heapUsed() - before.heapUsed(),
-                    loaded.direct() - before.direct(), rss, reported, disk, reopenNanos);
+                    loaded.direct() - before.direct(), reported, disk, reopenNanos);
         }
     }
 

@@ -11,8 +11,12 @@ interface StoreUnderTest extends AutoCloseable {
 
     byte[] get(byte[] key) throws Exception;
 
-    /** Memory the store says its index holds (KegDB's keydir estimate), or -1 when it reports none. */
-    long reportedIndexBytes();
+    /**
+     * Memory the store itself reports holding for its index and caches, or -1 when it reports none: KegDB's
+     * keydir estimate (whether on or off the heap), RocksDB's memtables, block cache and table readers
+     * (native memory, invisible to the heap measurement).
+     */
+    long reportedMemoryBytes();
 
     @Override
     void close() throws Exception;

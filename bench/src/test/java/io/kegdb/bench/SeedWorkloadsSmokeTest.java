@@ -41,4 +41,28 @@ class SeedWorkloadsSmokeTest {
             assertEquals(0, left.count(), "scratch directories left behind");
         }
     }
+
+    @Test
+    void kegdbRunsEveryPartWithRatiosToAPeer() throws Exception {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        RunnerOptions options = RunnerOptions.parse("--workloads", "10k:8:128", "--engines", "kegdb,lmdb",
+                "--warmup-keys", "0", "--phase-seconds", "0.2", "--merge-keys", "10k", "--quiet",
+                "--dir", dir.toString());
+        List<SeedResult> results = new SeedWorkloads(options, new PrintStream(out, true, StandardCharsets.UTF_8),
+                System.err).run();
+
+        assertEquals(2, results.size());
+        SeedResult kegdb = results.get(0);
+        assertEquals(Engine.KEGDB, kegdb.engine());
+        assertTrue(kegdb.reportedMemoryBytes() > 0, "KegDB reports its keydir: " + kegdb);
+        String report = out.toString(StandardCharsets.UTF_8);
+        for (String expected : List.of("| 10k:8:128 | KegDB |", "| put KegDB/LMDB | get KegDB/LMDB |",
+                "| fsync floor: append", "| KegDB put SYNC, 1 writer |", "| 64 |",
+                "| put NO_SYNC, merge running |", "Merge took")) {
+            assertTrue(report.contains(expected), "missing '" + expected + "' in\n" + report);
+        }
+        try (Stream<Path> left = Files.list(dir)) {
+            assertEquals(0, left.count(), "scratch directories left behind");
+        }
+    }
 }
