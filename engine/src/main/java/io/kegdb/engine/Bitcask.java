@@ -114,7 +114,7 @@ public final class Bitcask implements KvStore {
         }
         DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
         try {
-            Recovery.Result recovered = Recovery.run(dir, options, new SkipListKeyDir());
+            Recovery.Result recovered = Recovery.run(dir, options);
             return new Bitcask(dir, options, lock, recovered);
         } catch (IOException | RuntimeException | Error e) {
             try {
@@ -268,6 +268,8 @@ public final class Bitcask implements KvStore {
             end = appendPut(key, value);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -290,6 +292,8 @@ public final class Bitcask implements KvStore {
             end = appendDelete(key);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -359,6 +363,8 @@ public final class Bitcask implements KvStore {
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed", e);
+        } catch (InternalError e) {
+            throw mappedWriteFailed(e);
         } finally {
             writeLock.unlock();
         }
@@ -452,6 +458,15 @@ public final class Bitcask implements KvStore {
             Files.deleteIfExists(old.segment().path());
         }
         return w;
+    }
+
+    /**
+     * A fault while copying into the mapped segment, which is how the JVM reports a full disk under a
+     * sparse mapping. The position did not advance and the keydir did not change: nothing was written.
+     */
+    private UncheckedIOException mappedWriteFailed(InternalError e) {
+        return new UncheckedIOException(new IOException(dir + ": writing to segment "
+                + active.segment().path().getFileName() + " failed (is the disk full?)", e));
     }
 
     /** Accounts the record a key no longer points at as dead. */
@@ -602,6 +617,8 @@ public final class Bitcask implements KvStore {
             if (active != null) {
                 active.seal();
                 groupCommit.markDurable(appended);
+                // With a hint for every segment, the next open bulk-loads the keydir without reading data.
+                writeHintQuietly(active.segment());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": close failed to sync the active segment", e);
@@ -666,17 +683,21 @@ public final class Bitcask implements KvStore {
         groupCommit.markDurable(appended);
     }
 
+    private static void writeHintQuietly(Segment s) {
+        try {
+            HintFile.write(s);
+        } catch (IOException | RuntimeException e) {
+            LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
+        }
+    }
+
     void scheduleHint(Segment s) {
         if (hintWriter == null || hintWriter.isShutdown()) {
             return;
         }
         hintWriter.execute(() -> {
-            try {
-                if (table.get(s.id()) == s) {
-                    HintFile.write(s);
-                }
-            } catch (IOException | RuntimeException e) {
-                LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
+            if (table.get(s.id()) == s) {
+                writeHintQuietly(s);
             }
         });
     }

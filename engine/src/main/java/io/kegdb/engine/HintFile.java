@@ -10,7 +10,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.zip.CRC32C;
 
@@ -49,17 +48,43 @@ final class HintFile {
     static void write(Segment segment) throws IOException {
         ByteBuffer buf = segment.buffer();
         int limit = (int) segment.length();
-        List<int[]> records = new ArrayList<>();
-        SegmentScanner.scan(buf, limit, false, (type, offset, size) -> records.add(new int[] {offset, size}));
-        Comparator<int[]> byKey = (a, b) -> compareKeys(buf, a[0], b[0]);
-        // Stable sort keeps file order among equal keys, so the last one of a run is the newest.
-        records.sort(byKey);
-        List<int[]> last = new ArrayList<>();
-        for (int i = 0; i < records.size(); i++) {
-            if (i + 1 < records.size() && byKey.compare(records.get(i), records.get(i + 1)) == 0) {
-                continue;
+        int[][] found = {new int[1024], new int[1024]};
+        int[] n = {0};
+        SegmentScanner.scan(buf, limit, false, (type, offset, size) -> {
+            if (n[0] == found[0].length) {
+                found[0] = Arrays.copyOf(found[0], n[0] * 2);
+                found[1] = Arrays.copyOf(found[1], n[0] * 2);
             }
-            last.add(records.get(i));
+            found[0][n[0]] = offset;
+            found[1][n[0]++] = size;
+        });
+        int[] offsets = found[0];
+        int[] sizes = found[1];
+        int count = n[0];
+        // Sort record indexes by key, then file position; an 8-byte key prefix settles most comparisons.
+        long[] prefix = new long[count];
+        for (int i = 0; i < count; i++) {
+            prefix[i] = keyPrefix(buf, offsets[i]);
+        }
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (x, y) -> {
+            int c = Long.compareUnsigned(prefix[x], prefix[y]);
+            if (c == 0) {
+                c = compareKeys(buf, offsets[x], offsets[y]);
+            }
+            return c != 0 ? c : Integer.compare(offsets[x], offsets[y]);
+        });
+        List<int[]> last = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int x = order[i];
+            if (i + 1 < count && prefix[x] == prefix[order[i + 1]]
+                    && compareKeys(buf, offsets[x], offsets[order[i + 1]]) == 0) {
+                continue; // a newer record of the same key follows
+            }
+            last.add(new int[] {offsets[x], sizes[x]});
         }
         long bytes = HEADER + 4;
         for (int[] r : last) {
@@ -96,6 +121,22 @@ final class HintFile {
 
     /** The entries of {@code segment}'s hint, or null if there is no usable hint. */
     static List<Entry> read(Segment segment) throws IOException {
+        Cursor c = open(segment);
+        if (c == null) {
+            return null;
+        }
+        List<Entry> entries = new ArrayList<>(c.count());
+        while (c.next()) {
+            entries.add(new Entry(c.key(), c.tombstone(), c.offset(), c.size()));
+        }
+        return entries;
+    }
+
+    /**
+     * A cursor over {@code segment}'s hint, whose checksum and every entry's bounds were verified up front,
+     * or null if there is no usable hint.
+     */
+    static Cursor open(Segment segment) throws IOException {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(pathFor(segment));
@@ -113,29 +154,90 @@ final class HintFile {
             return null;
         }
         int n = b.getInt(20);
-        List<Entry> entries = new ArrayList<>(n);
-        b.position(HEADER);
+        int p = HEADER;
+        int end = bytes.length - 4;
         for (int i = 0; i < n; i++) {
-            if (b.remaining() < ENTRY_HEADER + 4) {
+            if (p + ENTRY_HEADER > end) {
                 return null;
             }
-            int keyLen = b.getShort() & 0xFFFF;
-            boolean tombstone = b.get() == 1;
-            int offset = b.getInt();
-            int size = b.getInt();
-            if (b.remaining() < keyLen + 4 || offset < SegmentHeader.SIZE || size < RecordFormat.HEADER_SIZE
+            int keyLen = b.getShort(p) & 0xFFFF;
+            int offset = b.getInt(p + 3);
+            int size = b.getInt(p + 7);
+            if (p + ENTRY_HEADER + keyLen > end || offset < SegmentHeader.SIZE || size < RecordFormat.HEADER_SIZE
                     || (long) offset + size > segment.length()) {
                 return null;
             }
-            byte[] key = new byte[keyLen];
-            b.get(key);
-            entries.add(new Entry(key, tombstone, offset, size));
+            p += ENTRY_HEADER + keyLen;
         }
-        return b.remaining() == 4 ? entries : null;
+        return p == end ? new Cursor(bytes, n) : null;
+    }
+
+    /** Walks a verified hint's entries in key order without copying keys until asked. */
+    static final class Cursor {
+        private final byte[] bytes;
+        private final int count;
+        private int next = HEADER;
+        private int at = -1;
+
+        private Cursor(byte[] bytes, int count) {
+            this.bytes = bytes;
+            this.count = count;
+        }
+
+        int count() {
+            return count;
+        }
+
+        boolean next() {
+            if (next >= bytes.length - 4) {
+                at = -1;
+                return false;
+            }
+            at = next;
+            next += ENTRY_HEADER + keyLength();
+            return true;
+        }
+
+        private int keyLength() {
+            return ((bytes[at] & 0xFF) << 8) | (bytes[at + 1] & 0xFF);
+        }
+
+        boolean tombstone() {
+            return bytes[at + 2] == 1;
+        }
+
+        int offset() {
+            return ByteBuffer.wrap(bytes).getInt(at + 3);
+        }
+
+        int size() {
+            return ByteBuffer.wrap(bytes).getInt(at + 7);
+        }
+
+        byte[] key() {
+            return Arrays.copyOfRange(bytes, at + ENTRY_HEADER, at + ENTRY_HEADER + keyLength());
+        }
+
+        /** Compares the current keys of two cursors as unsigned bytes. */
+        static int compareKeys(Cursor a, Cursor b) {
+            int fa = a.at + ENTRY_HEADER;
+            int fb = b.at + ENTRY_HEADER;
+            return Arrays.compareUnsigned(a.bytes, fa, fa + a.keyLength(), b.bytes, fb, fb + b.keyLength());
+        }
     }
 
     static void delete(Segment segment) throws IOException {
         Files.deleteIfExists(pathFor(segment));
+    }
+
+    /** The first 8 key bytes as an unsigned-comparable long, zero-padded; key length breaks ties later. */
+    private static long keyPrefix(ByteBuffer buf, int offset) {
+        int len = RecordFormat.keyLength(buf, offset);
+        long p = 0;
+        for (int i = 0; i < 8; i++) {
+            p = (p << 8) | (i < len ? buf.get(offset + RecordFormat.HEADER_SIZE + i) & 0xFF : 0);
+        }
+        return p;
     }
 
     private static int compareKeys(ByteBuffer buf, int a, int b) {

@@ -31,17 +31,16 @@ final class Recovery {
     private final Path dir;
     private final BitcaskOptions options;
     private final SegmentTable table;
-    private final KeyDir keyDir;
+    private KeyDir keyDir;
 
-    private Recovery(Path dir, BitcaskOptions options, KeyDir keyDir) {
+    private Recovery(Path dir, BitcaskOptions options) {
         this.dir = dir;
         this.options = options;
         this.table = new SegmentTable(options.maxOpenFiles());
-        this.keyDir = keyDir;
     }
 
-    static Result run(Path dir, BitcaskOptions options, KeyDir keyDir) throws IOException {
-        return new Recovery(dir, options, keyDir).run();
+    static Result run(Path dir, BitcaskOptions options) throws IOException {
+        return new Recovery(dir, options).run();
     }
 
     private Result run() throws IOException {
@@ -59,7 +58,22 @@ final class Recovery {
             }
             table.add(s);
         }
+        // The longest run of segments, oldest first, whose hints check out is bulk-loaded; a clean close
+        // leaves a hint for the newest segment too, so usually that is all of them.
+        List<HintFile.Cursor> hints = new ArrayList<>();
+        long hinted = 0;
         for (Segment s : segments) {
+            HintFile.Cursor c = HintFile.open(s);
+            if (c == null) {
+                break;
+            }
+            hints.add(c);
+            hinted += c.count();
+        }
+        KeyDirs.Builder builder = KeyDirs.builder(hinted);
+        HintMerge.merge(segments.subList(0, hints.size()), hints, builder::add);
+        keyDir = builder.build();
+        for (Segment s : segments.subList(hints.size(), segments.size())) {
             if (s == last) {
                 recoverTail(s);
             } else {

@@ -1,0 +1,117 @@
+package io.kegdb.tests;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A JVM started from the test classpath running one main class, whose stdout lines the test reads as they
+ * come. {@link #kill()} is a real SIGKILL: {@link Process#destroyForcibly()} on Unix.
+ */
+final class ChildProcess implements AutoCloseable {
+
+    private static final String EOF = "\u0000EOF";
+
+    private final Process process;
+    private final BlockingQueue<String> lines = new LinkedBlockingQueue<>();
+    private final List<String> seen = new ArrayList<>();
+
+    private ChildProcess(Process process) {
+        this.process = process;
+        Thread reader = new Thread(() -> {
+            try (BufferedReader r = new BufferedReader(
+                    new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                String line;
+                while ((line = r.readLine()) != null) {
+                    lines.add(line);
+                }
+            } catch (IOException ignored) {
+                // the process died: that is what these tests do to it
+            } finally {
+                lines.add(EOF);
+            }
+        }, "child-stdout");
+        reader.setDaemon(true);
+        reader.start();
+    }
+
+    static ChildProcess start(Class<?> main, Path log, String... args) throws IOException {
+        List<String> cmd = new ArrayList<>();
+        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        cmd.add("-Xmx256m");
+        cmd.add("-cp");
+        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(main.getName());
+        cmd.addAll(List.of(args));
+        ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
+        return new ChildProcess(pb.start());
+    }
+
+    /** The next stdout line, or null at end of output or after the timeout. */
+    String nextLine(long timeoutMillis) throws InterruptedException {
+        String line = lines.poll(timeoutMillis, TimeUnit.MILLISECONDS);
+        if (line == null || line.equals(EOF)) {
+            if (line != null) {
+                lines.add(EOF);
+            }
+            return null;
+        }
+        seen.add(line);
+        return line;
+    }
+
+    /** Waits for a line equal to {@code expected}, failing after the timeout. */
+    void awaitLine(String expected, long timeoutMillis) throws InterruptedException {
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        while (System.currentTimeMillis() < deadline) {
+            String line = nextLine(Math.max(1, deadline - System.currentTimeMillis()));
+            if (line == null) {
+                break;
+            }
+            if (line.equals(expected)) {
+                return;
+            }
+        }
+        throw new AssertionError("child did not print '" + expected + "' in " + timeoutMillis + " ms; saw " + seen);
+    }
+
+    /** Every line printed until the process ends (after a kill, what it managed to write before). */
+    List<String> drain(long timeoutMillis) throws InterruptedException {
+        List<String> out = new ArrayList<>();
+        long deadline = System.currentTimeMillis() + timeoutMillis;
+        String line;
+        while ((line = nextLine(Math.max(1, deadline - System.currentTimeMillis()))) != null) {
+            out.add(line);
+        }
+        return out;
+    }
+
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            throw new AssertionError("child did not die within 30 s of SIGKILL");
+        }
+    }
+
+    int waitFor(long timeoutMillis) throws InterruptedException {
+        if (!process.waitFor(timeoutMillis, TimeUnit.MILLISECONDS)) {
+            process.destroyForcibly();
+            throw new AssertionError("child did not exit within " + timeoutMillis + " ms");
+        }
+        return process.exitValue();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        if (process.isAlive()) {
+            kill();
+        }
+    }
+}
