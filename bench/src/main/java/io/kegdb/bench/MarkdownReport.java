@@ -20,12 +20,17 @@ final class MarkdownReport {
             sb.append(String.format(Locale.ROOT, "| %s | %s | %.3f | %,.0f | %.3f | %,.0f | %.1f | %s | %,.0f | %.3f |%n",
                     r.workload().label(), r.engine().displayName(),
                     r.putNanos() / 1e9, r.putOpsPerSecond(), r.getNanos() / 1e9, r.getOpsPerSecond(),
-                    r.memoryBytesPerKey(),
+                    noNegativeZero(r.memoryBytesPerKey()),
                     r.reportedMemoryBytes() < 0 ? "—"
                             : String.format(Locale.ROOT, "%.1f", (double) r.reportedMemoryBytes() / n),
                     r.diskBytes() / (1024.0 * 1024.0), r.reopenNanos() / 1e9));
         }
         return sb.toString();
+    }
+
+    /** Heap noise of a few bytes in either direction would print as "-0.0". */
+    private static double noNegativeZero(double v) {
+        return Math.abs(v) < 0.05 ? 0.0 : v;
     }
 
     /** KegDB over each peer, per workload: above 1 means KegDB did more operations per second. */
