@@ -14,16 +14,16 @@ final class KeyDirs {
     }
 
     static Builder builder(long expectedKeys) {
-        SkipListKeyDir dir = new SkipListKeyDir();
+        CompactKeyDir.Loader loader = CompactKeyDir.loader(expectedKeys);
         return new Builder() {
             @Override
             public void add(byte[] key, long location) {
-                dir.put(key, location);
+                loader.add(key, location);
             }
 
             @Override
             public KeyDir build() {
-                return dir;
+                return loader.build();
             }
         };
     }

@@ -12,7 +12,7 @@ public interface SqlDatabase extends AutoCloseable {
 
     /** Opens the catalog persisted in {@code store}, creating the default schema and table {@code KV} if new. */
     static SqlDatabase open(KvStore store) throws SqlError {
-        throw new UnsupportedOperationException("SQL layer in progress");
+        return KegDatabase.open(store);
     }
 
     /** A new session (one per JDBC connection), in autocommit mode, on the default schema. */

@@ -1,0 +1,272 @@
+package io.kegdb.engine;
+
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
+import java.util.Arrays;
+
+/**
+ * Packed storage for keydir entries in 1 MiB {@code byte[]} pages.
+ *
+ * <p>An entry is {@code [location: 8 bytes LE][key length: 1 or 3 bytes][key bytes]}, padded to a
+ * multiple of 4 bytes, and is named by an {@code int} reference: its offset in 4-byte units across all
+ * pages (so 32 bits address 16 GiB). Reference 0 is never handed out, so 0 can mean "no entry". Freed
+ * entries go to a free list per size in units and are reused by entries of the same size; space that
+ * stays unused that way is reclaimed when the owner rebuilds the arena.
+ *
+ * <p>Not thread-safe: the owner serializes writers and validates racing readers (readers may see torn
+ * data and must then retry; any exception they hit that way is expected).
+ */
+final class KeyArena {
+
+    static final int PAGE_SHIFT = 20;
+    static final int PAGE_BYTES = 1 << PAGE_SHIFT;
+    /** Entries never span pages, so a key must fit in one with its header. */
+    static final int MAX_KEY_LENGTH = PAGE_BYTES - 16;
+
+    private static final int UNIT_SHIFT = 2;
+    private static final int UNITS_PER_PAGE_SHIFT = PAGE_SHIFT - UNIT_SHIFT;
+    private static final int UNIT_MASK = (1 << UNITS_PER_PAGE_SHIFT) - 1;
+    private static final int MAX_PAGES = 1 << (32 - UNITS_PER_PAGE_SHIFT);
+    private static final int FIRST_PAGE_BYTES = 4 << 10;
+    private static final VarHandle LONG = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private byte[][] pages = new byte[4][];
+    private int tailPage;
+    /** Next free byte in the tail page. */
+    private int tailOffset;
+    private IntStack[] freeBySize = new IntStack[0];
+    private long freeBytes;
+    /** Bytes of entries handed out, live or on a free list. */
+    private long allocatedBytes;
+    /** Bytes skipped at page ends because an entry did not fit. */
+    private long tailWasteBytes;
+
+    KeyArena() {
+        pages[0] = new byte[FIRST_PAGE_BYTES];
+        tailOffset = 1 << UNIT_SHIFT; // reference 0 stays unused
+    }
+
+    static int entryBytes(int keyLength) {
+        int raw = 8 + (keyLength < 0x80 ? 1 : 3) + keyLength;
+        return (raw + 3) & ~3;
+    }
+
+    /** Stores a new entry and returns its reference. */
+    int allocate(byte[] key, long location) {
+        int bytes = entryBytes(key.length);
+        int units = bytes >>> UNIT_SHIFT;
+        int ref;
+        IntStack free = units < freeBySize.length ? freeBySize[units] : null;
+        if (free != null && free.size() > 0) {
+            ref = free.pop();
+            freeBytes -= bytes;
+        } else {
+            ref = bump(bytes);
+            allocatedBytes += bytes;
+        }
+        write(ref, key, location);
+        return ref;
+    }
+
+    private int bump(int bytes) {
+        byte[] page = pages[tailPage];
+        if (tailOffset + bytes > page.length) {
+            if (page.length < PAGE_BYTES && tailOffset + bytes <= PAGE_BYTES) {
+                int grown = page.length;
+                while (grown < tailOffset + bytes) {
+                    grown <<= 1;
+                }
+                pages[tailPage] = Arrays.copyOf(page, Math.min(grown, PAGE_BYTES));
+            } else {
+                tailWasteBytes += PAGE_BYTES - tailOffset;
+                if (tailPage + 1 >= MAX_PAGES) {
+                    throw new IllegalStateException("key arena full: " + MAX_PAGES + " pages of " + PAGE_BYTES + " bytes");
+                }
+                if (tailPage + 1 == pages.length) {
+                    pages = Arrays.copyOf(pages, pages.length * 2);
+                }
+                tailPage++;
+                pages[tailPage] = new byte[PAGE_BYTES];
+                tailOffset = 0;
+            }
+        }
+        int ref = (tailPage << UNITS_PER_PAGE_SHIFT) | (tailOffset >>> UNIT_SHIFT);
+        tailOffset += bytes;
+        return ref;
+    }
+
+    private void write(int ref, byte[] key, long location) {
+        byte[] page = pages[ref >>> UNITS_PER_PAGE_SHIFT];
+        int off = offset(ref);
+        LONG.set(page, off, location);
+        int len = key.length;
+        int keyOff;
+        if (len < 0x80) {
+            page[off + 8] = (byte) len;
+            keyOff = off + 9;
+        } else {
+            page[off + 8] = (byte) (0x80 | (len >>> 16));
+            page[off + 9] = (byte) (len >>> 8);
+            page[off + 10] = (byte) len;
+            keyOff = off + 11;
+        }
+        System.arraycopy(key, 0, page, keyOff, len);
+    }
+
+    /** Puts the entry on the free list of its size; its reference must no longer be reachable. */
+    void free(int ref) {
+        int bytes = entryBytes(keyLength(ref));
+        int units = bytes >>> UNIT_SHIFT;
+        if (units >= freeBySize.length) {
+            freeBySize = Arrays.copyOf(freeBySize, Math.max(units + 1, freeBySize.length * 2));
+        }
+        IntStack free = freeBySize[units];
+        if (free == null) {
+            free = freeBySize[units] = new IntStack();
+        }
+        free.push(ref);
+        freeBytes += bytes;
+    }
+
+    private static int offset(int ref) {
+        return (ref & UNIT_MASK) << UNIT_SHIFT;
+    }
+
+    private byte[] page(int ref) {
+        return pages[ref >>> UNITS_PER_PAGE_SHIFT];
+    }
+
+    long location(int ref) {
+        return (long) LONG.get(page(ref), offset(ref));
+    }
+
+    void setLocation(int ref, long location) {
+        LONG.set(page(ref), offset(ref), location);
+    }
+
+    int keyLength(int ref) {
+        byte[] page = page(ref);
+        int off = offset(ref);
+        int b = page[off + 8] & 0xFF;
+        if (b < 0x80) {
+            return b;
+        }
+        return ((b & 0x7F) << 16) | ((page[off + 9] & 0xFF) << 8) | (page[off + 10] & 0xFF);
+    }
+
+    private static int keyStart(byte[] page, int off) {
+        return (page[off + 8] & 0x80) == 0 ? off + 9 : off + 11;
+    }
+
+    /** A fresh copy of the entry's key. */
+    byte[] key(int ref) {
+        byte[] page = page(ref);
+        int start = keyStart(page, offset(ref));
+        int len = keyLength(ref);
+        return Arrays.copyOfRange(page, start, start + len);
+    }
+
+    boolean keyEquals(int ref, byte[] key) {
+        byte[] page = page(ref);
+        int start = keyStart(page, offset(ref));
+        int len = keyLength(ref);
+        return len == key.length && Arrays.equals(page, start, start + len, key, 0, len);
+    }
+
+    /** Sign of (entry key - key), comparing from byte {@code from} on (the bytes before are known equal). */
+    int compare(int ref, byte[] key, int from) {
+        byte[] page = page(ref);
+        int start = keyStart(page, offset(ref));
+        int len = keyLength(ref);
+        return Arrays.compareUnsigned(page, start + from, start + len, key, from, key.length);
+    }
+
+    /** Sign of (entry key a - entry key b). */
+    int compare(int a, int b) {
+        byte[] pa = page(a);
+        byte[] pb = page(b);
+        int sa = keyStart(pa, offset(a));
+        int sb = keyStart(pb, offset(b));
+        return Arrays.compareUnsigned(pa, sa, sa + keyLength(a), pb, sb, sb + keyLength(b));
+    }
+
+    /** Length of the common prefix of the keys of two entries. */
+    int commonPrefix(int a, int b) {
+        byte[] pa = page(a);
+        byte[] pb = page(b);
+        int sa = keyStart(pa, offset(a));
+        int sb = keyStart(pb, offset(b));
+        int la = keyLength(a);
+        int lb = keyLength(b);
+        int m = Arrays.mismatch(pa, sa, sa + la, pb, sb, sb + lb);
+        return m < 0 ? la : m;
+    }
+
+    /** Up to 4 key bytes from {@code from} on, big-endian, zero-padded: order-preserving for equal prefixes. */
+    int partial(int ref, int from) {
+        byte[] page = page(ref);
+        int start = keyStart(page, offset(ref));
+        int len = keyLength(ref);
+        int p = 0;
+        for (int i = 0; i < 4; i++) {
+            int at = from + i;
+            p = (p << 8) | (at < len ? page[start + at] & 0xFF : 0);
+        }
+        return p;
+    }
+
+    /** The key hash of an entry, as {@link KeyHashIndex#hash(byte[], int, int)} computes it. */
+    long hash(int ref) {
+        byte[] page = page(ref);
+        return KeyHashIndex.hash(page, keyStart(page, offset(ref)), keyLength(ref));
+    }
+
+    /** Bytes of live entries. */
+    long liveBytes() {
+        return allocatedBytes - freeBytes;
+    }
+
+    /** Bytes held but not used by live entries: free lists and page ends. */
+    long wastedBytes() {
+        return freeBytes + tailWasteBytes;
+    }
+
+    long memoryBytes() {
+        long bytes = 16L + 4L * pages.length + 16L + 4L * freeBySize.length;
+        for (int i = 0; i <= tailPage; i++) {
+            bytes += 16 + pages[i].length;
+        }
+        for (IntStack s : freeBySize) {
+            if (s != null) {
+                bytes += s.memoryBytes();
+            }
+        }
+        return bytes;
+    }
+
+    /** A growable stack of ints. */
+    private static final class IntStack {
+        private int[] items = new int[8];
+        private int size;
+
+        int size() {
+            return size;
+        }
+
+        void push(int v) {
+            if (size == items.length) {
+                items = Arrays.copyOf(items, size * 2);
+            }
+            items[size++] = v;
+        }
+
+        int pop() {
+            return items[--size];
+        }
+
+        long memoryBytes() {
+            return 16 + 16 + 4L * items.length;
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package io.kegdb.engine;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class KeyOrderIndexTest {
+
+    private static byte[] key(int i) {
+        return new byte[] {'k', 'e', 'y', (byte) (i >>> 24), (byte) (i >>> 16), (byte) (i >>> 8), (byte) i};
+    }
+
+    private static List<byte[]> walk(KeyArena arena, KeyOrderIndex tree) {
+        List<byte[]> keys = new ArrayList<>();
+        for (KeyOrderIndex.Leaf leaf = tree.firstLeaf(); leaf != null; leaf = leaf.next) {
+            for (int i = 0; i < leaf.count; i++) {
+                keys.add(arena.key(leaf.ref(i)));
+            }
+        }
+        return keys;
+    }
+
+    @Test
+    void keysInsertedInOrderPackLeavesTightly() {
+        int n = 100_000;
+        for (boolean ascending : new boolean[] {true, false}) {
+            KeyArena arena = new KeyArena();
+            KeyOrderIndex tree = new KeyOrderIndex(arena);
+            for (int j = 0; j < n; j++) {
+                int i = ascending ? j : n - 1 - j;
+                byte[] k = key(i);
+                tree.insert(k, arena.allocate(k, i));
+            }
+            assertTrue(tree.unusedSlots() < n / 50, "unused leaf slots: " + tree.unusedSlots());
+            List<byte[]> keys = walk(arena, tree);
+            assertEquals(n, keys.size());
+            for (int i = 0; i < n; i++) {
+                assertArrayEquals(key(i), keys.get(i));
+                KeyOrderIndex.Leaf leaf = tree.leafFor(key(i));
+                assertTrue(tree.search(leaf, key(i)) >= 0);
+            }
+        }
+    }
+
+    @Test
+    void removalLeavesEmptyLeavesThatStillWork() {
+        KeyArena arena = new KeyArena();
+        KeyOrderIndex tree = new KeyOrderIndex(arena);
+        int n = 10_000;
+        for (int i = 0; i < n; i++) {
+            byte[] k = key(i * 7 % n);
+            tree.insert(k, arena.allocate(k, i));
+        }
+        for (int i = 0; i < n; i++) {
+            if (i % 1000 != 0) {
+                assertTrue(tree.remove(key(i)));
+            }
+        }
+        assertTrue(tree.unusedSlots() > n / 2);
+        for (int i = 1; i < n; i += 1000) {
+            byte[] k = key(i);
+            tree.insert(k, arena.allocate(k, i));
+        }
+        List<byte[]> keys = walk(arena, tree);
+        assertEquals(20, keys.size());
+        for (int i = 1; i < keys.size(); i++) {
+            assertTrue(Arrays.compareUnsigned(keys.get(i - 1), keys.get(i)) < 0);
+        }
+    }
+}

@@ -1,0 +1,176 @@
+package io.kegdb.sql;
+
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Plans a statement with Calcite: parse, validate, convert to relational algebra, push key conditions,
+ * projections, order and limits into {@link KvScan}s, optimize to enumerable code and compile it once.
+ */
+final class CalcitePlanner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CalcitePlanner.class);
+
+    static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
+
+    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
+
+    JavaTypeFactory typeFactory() {
+        return typeFactory;
+    }
+
+    CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema) throws SqlError {
+        long start = System.nanoTime();
+        try {
+            SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+            boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
+            boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
+            if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
+                throw new SqlError("42000", "unsupported statement: " + parsed.getKind());
+            }
+            Properties props = new Properties();
+            props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+            CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
+                    new CalciteConnectionConfigImpl(props));
+            SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
+                    typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
+                            .withIdentifierExpansion(true));
+            SqlNode validated = validator.validate(parsed);
+            if (!query && touchesSystemSchema(reader, validated)) {
+                throw new SqlError("42000", "tables of schema SYS are read-only");
+            }
+            RelDataType paramType = validator.getParameterRowType(validated);
+            RelDataType resultType = validator.getValidatedNodeType(validated);
+            List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
+            List<ColumnInfo> params = columns(paramType, null);
+
+            VolcanoPlanner planner = new VolcanoPlanner();
+            planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+            planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+            RelOptUtil.registerDefaultRules(planner, false, false);
+            planner.addRule(KvModifyRule.create(upsert));
+            planner.setExecutor(RexUtil.EXECUTOR);
+            RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+            SqlToRelConverter converter = new SqlToRelConverter(
+                    (rowType, queryString, schemaPath, viewPath) -> {
+                        throw new UnsupportedOperationException("views are not supported");
+                    },
+                    validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                            .withInSubQueryThreshold(Integer.MAX_VALUE));
+            RelRoot root = converter.convertQuery(validated, false, true);
+            Program program = Programs.sequence(
+                    Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
+                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE), true,
+                            DefaultRelMetadataProvider.INSTANCE),
+                    Programs.standard());
+            // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
+            // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
+            RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
+                    .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
+            if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
+                RexBuilder rexBuilder = cluster.getRexBuilder();
+                List<RexNode> exprs = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (var field : root.fields) {
+                    exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
+                    names.add(field.getValue());
+                }
+                best = EnumerableProject.create(best, exprs,
+                        RexUtil.createStructType(typeFactory, exprs, names, null));
+            }
+            Map<String, Object> stash = new HashMap<>();
+            Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
+                    EnumerableRel.Prefer.ARRAY);
+            String explain = RelOptUtil.toString(best);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("planned in {} us: {}\n{}", (System.nanoTime() - start) / 1000, sql, explain);
+            }
+            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain);
+        } catch (SqlError e) {
+            throw e;
+        } catch (Exception | AssertionError e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    private static boolean touchesSystemSchema(CalciteCatalogReader reader, SqlNode validated) {
+        SqlNode target = switch (validated.getKind()) {
+            case INSERT -> ((SqlInsert) validated).getTargetTable();
+            case UPDATE -> ((org.apache.calcite.sql.SqlUpdate) validated).getTargetTable();
+            case DELETE -> ((org.apache.calcite.sql.SqlDelete) validated).getTargetTable();
+            default -> null;
+        };
+        if (!(target instanceof org.apache.calcite.sql.SqlIdentifier id)) {
+            return false;
+        }
+        var table = reader.getTable(id.names);
+        return table != null && table.unwrap(SystemTable.class) != null;
+    }
+
+    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins) {
+        List<ColumnInfo> out = new ArrayList<>();
+        for (RelDataTypeField f : type.getFieldList()) {
+            List<String> origin = origins == null ? null : origins.get(f.getIndex());
+            String schemaName = origin != null && origin.size() >= 3 ? origin.get(origin.size() - 3) : "";
+            String table = origin != null && origin.size() >= 2 ? origin.get(origin.size() - 2) : "";
+            out.add(columnInfo(f.getName(), f.getType(), schemaName, table));
+        }
+        return out;
+    }
+
+    static ColumnInfo columnInfo(String name, RelDataType t, String schema, String table) {
+        int precision = t.getPrecision();
+        if (precision < 0 || precision == Integer.MAX_VALUE) {
+            precision = 0;
+        }
+        int scale = Math.max(t.getScale(), 0);
+        if (t.getScale() == RelDataType.SCALE_NOT_SPECIFIED) {
+            scale = 0;
+        }
+        return new ColumnInfo(name, t.getSqlTypeName().getJdbcOrdinal(), t.getSqlTypeName().getName(), precision,
+                scale, t.isNullable(), schema, table);
+    }
+}

@@ -1,0 +1,58 @@
+package io.kegdb.sql;
+
+import org.apache.calcite.linq4j.Linq4j;
+
+import java.sql.Types;
+import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/** {@code EXPLAIN PLAN FOR statement}: one row, column PLAN, describing how the statement runs. */
+final class ExplainPlan implements Plan {
+
+    private static final Pattern PREFIX = Pattern.compile("(?is)^\\s*EXPLAIN\\s+PLAN\\s+FOR\\s+(.*)$");
+    private static final List<ColumnInfo> COLUMNS =
+            List.of(new ColumnInfo("PLAN", Types.VARCHAR, "VARCHAR", 0, 0, false, "", ""));
+
+    private final Plan inner;
+
+    ExplainPlan(Plan inner) {
+        this.inner = inner;
+    }
+
+    /** The statement being explained, or null if {@code sql} is not an EXPLAIN. */
+    static String explained(String sql) {
+        if (!sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7)) { // cheap test before the regex
+            return null;
+        }
+        Matcher m = PREFIX.matcher(sql);
+        return m.matches() ? m.group(1) : null;
+    }
+
+    @Override
+    public long catalogVersion() {
+        return inner.catalogVersion();
+    }
+
+    @Override
+    public boolean isQuery() {
+        return true;
+    }
+
+    @Override
+    public List<ColumnInfo> parameters() {
+        return inner.parameters();
+    }
+
+    @Override
+    public List<ColumnInfo> columns() {
+        return COLUMNS;
+    }
+
+    @Override
+    public SqlResult execute(KegSession session, List<?> params, long maxRows) {
+        String text = inner instanceof CalcitePlan c ? c.explain
+                : inner instanceof KeyValuePlan kv ? kv.describe() : inner.getClass().getSimpleName();
+        return new RowsResult(COLUMNS, Linq4j.singletonEnumerator(new Object[] {text}), maxRows);
+    }
+}

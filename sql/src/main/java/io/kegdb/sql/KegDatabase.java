@@ -1,0 +1,153 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvStore;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/** {@link SqlDatabase} over one store: the catalog, the Calcite schema of its current version, the plan cache. */
+final class KegDatabase implements SqlDatabase {
+
+    private static final int PLAN_CACHE_SIZE = 2048;
+
+    static {
+        // Before any Calcite class reads them: string literals and columns are Unicode, where Calcite's
+        // default (ISO-8859-1) would reject non-Latin-1 literals. Settings made by the application win.
+        for (String p : new String[] {"calcite.default.charset", "calcite.default.nationalcharset"}) {
+            if (System.getProperty(p) == null) {
+                System.setProperty(p, "UTF-8");
+            }
+        }
+        if (System.getProperty("calcite.default.collation.name") == null) {
+            System.setProperty("calcite.default.collation.name", "UTF-8$en_US");
+        }
+    }
+
+    private final KvStore store;
+    private final Catalog catalog;
+    private final CalcitePlanner planner = new CalcitePlanner();
+    private final PlanCache plans = new PlanCache(PLAN_CACHE_SIZE);
+    private volatile CatalogSchema schema;
+    private volatile boolean closed;
+
+    private KegDatabase(KvStore store, Catalog catalog) {
+        this.store = store;
+        this.catalog = catalog;
+    }
+
+    static KegDatabase open(KvStore store) throws SqlError {
+        Objects.requireNonNull(store, "store");
+        try {
+            return new KegDatabase(store, Catalog.open(store));
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    Catalog catalog() {
+        return catalog;
+    }
+
+    /** The Calcite schema of the catalog's current version, rebuilt after DDL. */
+    CatalogSchema schema() {
+        Catalog.Snapshot snapshot = catalog.snapshot();
+        CatalogSchema s = schema;
+        if (s == null || s.snapshot != snapshot) {
+            synchronized (this) {
+                s = schema;
+                if (s == null || s.snapshot != snapshot) {
+                    s = new CatalogSchema(store, snapshot);
+                    schema = s;
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The plan for {@code sql} in {@code defaultSchema}: DDL, the key/value fast path, or Calcite's (cached). */
+    Plan plan(String sql, String defaultSchema) throws SqlError {
+        checkOpen();
+        String explained = ExplainPlan.explained(sql);
+        if (explained != null) {
+            return new ExplainPlan(plan(explained, defaultSchema));
+        }
+        List<Lexer.Token> tokens = Lexer.tokens(sql);
+        if (tokens != null && DdlPlan.isDdl(tokens)) {
+            return DdlPlan.parse(tokens, defaultSchema);
+        }
+        Catalog.Snapshot snapshot = catalog.snapshot();
+        // Key/value shapes are recognized from the tokens each time (about a microsecond), so statements
+        // with literals never crowd Calcite's plans out of the cache.
+        Plan plan = tokens == null ? null : KeyValuePlan.match(tokens, snapshot, defaultSchema);
+        if (plan != null) {
+            return plan;
+        }
+        String key = PlanCache.key(defaultSchema, sql);
+        plan = plans.get(key, snapshot.version());
+        if (plan == null) {
+            plan = planner.plan(sql, schema(), defaultSchema);
+            plans.put(key, plan);
+        }
+        return plan;
+    }
+
+    /** True if the schema exists (SYS, PUBLIC, or one holding tables). */
+    boolean hasSchema(String name) {
+        return Catalog.SYSTEM_SCHEMA.equals(name) || catalog.snapshot().schemas().containsKey(name);
+    }
+
+    void checkOpen() throws SqlError {
+        if (closed) {
+            throw new SqlError("08003", "the database is closed");
+        }
+    }
+
+    @Override
+    public SqlSession newSession() {
+        return new KegSession(this);
+    }
+
+    @Override
+    public String defaultSchema() {
+        return Catalog.DEFAULT_SCHEMA;
+    }
+
+    @Override
+    public List<String> schemas() {
+        List<String> out = new ArrayList<>(catalog.snapshot().schemas().keySet());
+        out.add(Catalog.SYSTEM_SCHEMA);
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public List<TableInfo> tables() {
+        List<TableInfo> out = new ArrayList<>();
+        for (TableDef def : catalog.tables()) {
+            ColumnInfo k = KeyValuePlan.column(def, 0);
+            ColumnInfo v = KeyValuePlan.column(def, 1);
+            out.add(new TableInfo(def.schema(), def.name(), false, k, v, List.of(k, v)));
+        }
+        for (SystemTable t : schema().systemTables) {
+            List<ColumnInfo> cols = new ArrayList<>();
+            for (SystemTable.Column c : t.columns) {
+                cols.add(new ColumnInfo(c.name(), c.jdbcType(), c.type().getName(),
+                        c.type() == org.apache.calcite.sql.type.SqlTypeName.BIGINT ? 19 : 0, 0, false,
+                        Catalog.SYSTEM_SCHEMA, t.name));
+            }
+            out.add(new TableInfo(Catalog.SYSTEM_SCHEMA, t.name, true, cols.get(0), cols.get(1), List.copyOf(cols)));
+        }
+        return out;
+    }
+
+    @Override
+    public KvStore store() {
+        return store;
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

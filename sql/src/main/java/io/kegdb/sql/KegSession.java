@@ -1,0 +1,233 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * {@link SqlSession}: a transaction overlay over the store. In autocommit each statement's writes go to
+ * the store as one batch; otherwise they collect in the overlay until commit.
+ */
+final class KegSession implements SqlSession {
+
+    private final KegDatabase database;
+    private final KvStore store;
+    private final StoreView storeView;
+    private final Overlay transaction;
+    private boolean autoCommit = true;
+    private boolean readOnly;
+    private Durability durability = Durability.SYNC;
+    private String schema = Catalog.DEFAULT_SCHEMA;
+    private boolean closed;
+
+    KegSession(KegDatabase database) {
+        this.database = database;
+        this.store = database.store();
+        this.storeView = new StoreView(store);
+        this.transaction = new Overlay(storeView);
+    }
+
+    KegDatabase database() {
+        return database;
+    }
+
+    @Override
+    public SqlStatement prepare(String sql) throws SqlError {
+        checkOpen();
+        Objects.requireNonNull(sql, "sql");
+        try {
+            return new KegStatement(this, sql, database.plan(sql, schema));
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    Plan replan(String sql) throws SqlError {
+        checkOpen();
+        return database.plan(sql, schema);
+    }
+
+    @Override
+    public SqlResult execute(String sql) throws SqlError {
+        checkOpen();
+        Objects.requireNonNull(sql, "sql");
+        try {
+            return database.plan(sql, schema).execute(this, List.of(), 0);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    /** What statements read: the store, through this session's uncommitted writes. */
+    ReadView view() {
+        return transaction.isEmpty() ? storeView : transaction;
+    }
+
+    void checkWritable() throws SqlError {
+        checkOpen();
+        if (readOnly) {
+            throw new SqlError("25006", "the session is read-only");
+        }
+    }
+
+    /** A statement overlay for a multi-row statement; {@link #finishWrite} keeps it, dropping it discards it. */
+    Overlay beginWrite() throws SqlError {
+        checkWritable();
+        return new Overlay(view());
+    }
+
+    void finishWrite(Overlay statement) throws SqlError {
+        if (statement.isEmpty()) {
+            return;
+        }
+        if (autoCommit) {
+            write(statement.toBatch());
+        } else {
+            transaction.absorb(statement);
+        }
+    }
+
+    /** INSERT of one row: in autocommit one putIfAbsent batch, else a checked insert into the overlay. */
+    long insertOne(TableDef def, byte[] key, byte[] value, Object keyValue) throws SqlError {
+        checkWritable();
+        if (autoCommit) {
+            try {
+                store.write(new WriteBatch().putIfAbsent(key, value), durability);
+            } catch (KeyExistsException e) {
+                throw KvModifier.duplicate(def, def.keyType().coerce(keyValue, def.keyColumn()));
+            }
+            return 1;
+        }
+        if (transaction.get(key) != null) {
+            throw KvModifier.duplicate(def, def.keyType().coerce(keyValue, def.keyColumn()));
+        }
+        transaction.insert(key, value);
+        return 1;
+    }
+
+    /** UPSERT ({@code onlyIfExists} false) or UPDATE by key of one row; returns rows changed. */
+    long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
+        checkWritable();
+        if (onlyIfExists && view().get(key) == null) {
+            return 0;
+        }
+        if (autoCommit) {
+            store.put(key, value, durability);
+        } else {
+            transaction.put(key, value);
+        }
+        return 1;
+    }
+
+    long deleteOne(byte[] key) throws SqlError {
+        checkWritable();
+        if (autoCommit) {
+            return store.delete(key, durability) ? 1 : 0;
+        }
+        if (transaction.get(key) == null) {
+            return 0;
+        }
+        transaction.delete(key);
+        return 1;
+    }
+
+    private void write(WriteBatch batch) throws SqlError {
+        try {
+            store.write(batch, durability);
+        } catch (KeyExistsException e) {
+            throw new SqlError("23505", "duplicate key: another session inserted it first ("
+                    + e.getMessage() + ")", e);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    @Override
+    public void setAutoCommit(boolean autoCommit) throws SqlError {
+        checkOpen();
+        if (autoCommit && !this.autoCommit) {
+            commit(); // as JDBC: switching autocommit on commits the open transaction
+        }
+        this.autoCommit = autoCommit;
+    }
+
+    @Override
+    public boolean autoCommit() {
+        return autoCommit;
+    }
+
+    @Override
+    public void setDurability(Durability durability) {
+        this.durability = Objects.requireNonNull(durability, "durability");
+    }
+
+    @Override
+    public Durability durability() {
+        return durability;
+    }
+
+    @Override
+    public boolean inTransaction() {
+        return !transaction.isEmpty();
+    }
+
+    @Override
+    public void commit() throws SqlError {
+        checkOpen();
+        if (transaction.isEmpty()) {
+            return;
+        }
+        try {
+            write(transaction.toBatch());
+        } finally {
+            // A failed commit writes nothing and ends the transaction, as a rollback would.
+            transaction.clear();
+        }
+    }
+
+    @Override
+    public void rollback() {
+        transaction.clear();
+    }
+
+    @Override
+    public void setReadOnly(boolean readOnly) {
+        this.readOnly = readOnly;
+    }
+
+    @Override
+    public boolean readOnly() {
+        return readOnly;
+    }
+
+    @Override
+    public String schema() {
+        return schema;
+    }
+
+    @Override
+    public void setSchema(String schema) throws SqlError {
+        checkOpen();
+        if (!database.hasSchema(schema)) {
+            throw new SqlError("3F000", "schema " + schema + " does not exist");
+        }
+        this.schema = schema;
+    }
+
+    private void checkOpen() throws SqlError {
+        if (closed) {
+            throw new SqlError("08003", "the session is closed");
+        }
+        database.checkOpen();
+    }
+
+    @Override
+    public void close() {
+        transaction.clear();
+        closed = true;
+    }
+}

@@ -1,0 +1,64 @@
+package io.kegdb.sql;
+
+import java.util.List;
+
+/** {@link SqlStatement}: a plan, made again if DDL changed the catalog since it was prepared. */
+final class KegStatement implements SqlStatement {
+
+    private final KegSession session;
+    private final String sql;
+    private Plan plan;
+    private boolean closed;
+
+    KegStatement(KegSession session, String sql, Plan plan) {
+        this.session = session;
+        this.sql = sql;
+        this.plan = plan;
+    }
+
+    @Override
+    public String sql() {
+        return sql;
+    }
+
+    @Override
+    public boolean isQuery() {
+        return plan.isQuery();
+    }
+
+    @Override
+    public int parameterCount() {
+        return plan.parameters().size();
+    }
+
+    @Override
+    public List<ColumnInfo> parameters() {
+        return plan.parameters();
+    }
+
+    @Override
+    public List<ColumnInfo> columns() {
+        return plan.columns();
+    }
+
+    @Override
+    public SqlResult execute(List<?> params, long maxRows) throws SqlError {
+        if (closed) {
+            throw new SqlError("HY010", "the statement is closed");
+        }
+        try {
+            long version = plan.catalogVersion();
+            if (version >= 0 && version != session.database().catalog().snapshot().version()) {
+                plan = session.replan(sql);
+            }
+            return plan.execute(session, params == null ? List.of() : params, maxRows);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    @Override
+    public void close() {
+        closed = true;
+    }
+}

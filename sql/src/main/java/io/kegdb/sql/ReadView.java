@@ -1,0 +1,13 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvIterator;
+
+/** What a statement reads: the store, or the store seen through uncommitted writes. */
+interface ReadView {
+
+    /** The value of {@code key}, or null when absent. */
+    byte[] get(byte[] key);
+
+    /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
+    KvIterator scan(byte[] from, byte[] to, boolean descending);
+}

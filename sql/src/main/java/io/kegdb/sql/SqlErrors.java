@@ -1,0 +1,85 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KeyExistsException;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.runtime.CalciteContextException;
+import org.apache.calcite.sql.parser.SqlParseException;
+
+import java.io.UncheckedIOException;
+
+/** Maps what Calcite, the store or the JDK throw to SQLState-bearing errors. */
+final class SqlErrors {
+
+    private SqlErrors() {
+    }
+
+    static SqlError translate(Throwable t) {
+        for (Throwable c = t; c != null; c = c.getCause()) {
+            SqlError known = known(c);
+            if (known != null) {
+                return known;
+            }
+            if (c.getCause() == c) {
+                break;
+            }
+        }
+        return new SqlError("HY000", "internal error: " + t, t);
+    }
+
+    private static SqlError known(Throwable c) {
+        if (c instanceof SqlError e) {
+            return e;
+        }
+        if (c instanceof StatementFailure f) {
+            return f.error;
+        }
+        if (c instanceof SqlParseException p) {
+            return new SqlError("42000", "syntax error: " + firstLine(p.getMessage()), p);
+        }
+        if (c instanceof CalciteContextException v) {
+            String m = v.getMessage();
+            String inner = v.getCause() != null ? v.getCause().getMessage() : m;
+            String state = "42000";
+            if (inner.matches("(?s)(Object|Table) '.*' not found.*")) {
+                state = "42S02";
+            } else if (inner.matches("(?s)(Column '.*' not found.*|Unknown target column.*|Unknown field.*)")) {
+                state = "42S22";
+            }
+            return new SqlError(state, m, v);
+        }
+        if (c instanceof KeyExistsException k) {
+            return new SqlError("23505", "duplicate key: " + k.getMessage(), k);
+        }
+        if (c instanceof NumberFormatException n) {
+            return new SqlError("22018", "invalid number: " + n.getMessage(), n);
+        }
+        if (c instanceof ArithmeticException a) {
+            return new SqlError(String.valueOf(a.getMessage()).contains("by zero") ? "22012" : "22003",
+                    String.valueOf(a.getMessage()), a);
+        }
+        if (c instanceof UncheckedIOException io) {
+            return new SqlError("58030", "I/O error: " + io.getMessage(), io);
+        }
+        if (c instanceof RelOptPlanner.CannotPlanException p) {
+            return new SqlError("42000", "statement cannot be planned: " + firstLine(p.getMessage()), p);
+        }
+        if (c instanceof IllegalArgumentException i && c.getStackTrace().length > 0
+                && c.getStackTrace()[0].getClassName().startsWith("io.kegdb.engine")) {
+            // The store's limits: a key or value too large, or a transaction too large for one batch.
+            return new SqlError(String.valueOf(i.getMessage()).contains("batch") ? "54000" : "22001",
+                    i.getMessage(), i);
+        }
+        if (c instanceof IllegalStateException s && String.valueOf(s.getMessage()).contains("closed")) {
+            return new SqlError("08003", s.getMessage(), s);
+        }
+        return null;
+    }
+
+    private static String firstLine(String s) {
+        if (s == null) {
+            return "";
+        }
+        int nl = s.indexOf('\n');
+        return nl < 0 ? s : s.substring(0, nl);
+    }
+}

@@ -1,0 +1,18 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+
+/** Reads straight from the store. */
+record StoreView(KvStore store) implements ReadView {
+
+    @Override
+    public byte[] get(byte[] key) {
+        return store.get(key);
+    }
+
+    @Override
+    public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+        return descending ? store.scanDescending(from, to) : store.scan(from, to);
+    }
+}

@@ -1,0 +1,88 @@
+package io.kegdb.sql;
+
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+
+/**
+ * A user table: one key column and one value column, stored in the keyspace that starts with the table's
+ * 4-byte id. Ids are never reused, so data a crash left behind after DROP TABLE stays unreachable.
+ */
+record TableDef(String schema, String name, int id, String keyColumn, ColumnType keyType, int keyLength,
+                String valueColumn, ColumnType valueType, int valueLength) {
+
+    private static final int FORMAT = 1;
+
+    /** First bytes of every key of this table. */
+    byte[] prefix() {
+        return ByteBuffer.allocate(4).putInt(id).array();
+    }
+
+    /** The first key after this table's keyspace (ids are below Integer.MAX_VALUE). */
+    byte[] prefixEnd() {
+        return ByteBuffer.allocate(4).putInt(id + 1).array();
+    }
+
+    String qualifiedName() {
+        return schema + "." + name;
+    }
+
+    /** Store key of a non-null internal key value. */
+    byte[] key(Object value) {
+        return keyType.encodeKey(prefix(), value);
+    }
+
+    Object decodeKey(byte[] key) {
+        return keyType.decodeKey(key, 4);
+    }
+
+    /** Checks and converts a key to be written: never null, within its declared length. */
+    Object checkedKey(Object value) throws SqlError {
+        Object v = keyType.coerce(value, keyColumn);
+        if (v == null) {
+            throw new SqlError("22004", "the key column " + keyColumn + " of " + qualifiedName()
+                    + " cannot be NULL");
+        }
+        keyType.checkLength(v, keyLength, keyColumn);
+        return v;
+    }
+
+    Object checkedValue(Object value) throws SqlError {
+        Object v = valueType.coerce(value, valueColumn);
+        valueType.checkLength(v, valueLength, valueColumn);
+        return v;
+    }
+
+    byte[] serialize() {
+        try {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            DataOutputStream out = new DataOutputStream(bytes);
+            out.writeByte(FORMAT);
+            out.writeInt(id);
+            out.writeUTF(keyColumn);
+            out.writeUTF(keyType.name());
+            out.writeInt(keyLength);
+            out.writeUTF(valueColumn);
+            out.writeUTF(valueType.name());
+            out.writeInt(valueLength);
+            out.flush();
+            return bytes.toByteArray();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    static TableDef deserialize(String schema, String name, byte[] data) throws IOException {
+        DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
+        int format = in.readUnsignedByte();
+        if (format != FORMAT) {
+            throw new IOException("catalog entry of " + schema + "." + name + " has unknown format " + format);
+        }
+        return new TableDef(schema, name, in.readInt(), in.readUTF(), ColumnType.valueOf(in.readUTF()),
+                in.readInt(), in.readUTF(), ColumnType.valueOf(in.readUTF()), in.readInt());
+    }
+}

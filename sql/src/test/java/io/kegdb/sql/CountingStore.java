@@ -1,0 +1,107 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+/** A store wrapper counting the calls the SQL layer makes, to check what is pushed down. */
+final class CountingStore implements KvStore {
+
+    final KvStore delegate;
+    final AtomicLong gets = new AtomicLong();
+    final AtomicLong scans = new AtomicLong();
+    final AtomicLong pairsRead = new AtomicLong();
+    final AtomicLong writes = new AtomicLong();
+
+    CountingStore(KvStore delegate) {
+        this.delegate = delegate;
+    }
+
+    void reset() {
+        gets.set(0);
+        scans.set(0);
+        pairsRead.set(0);
+        writes.set(0);
+    }
+
+    /** Store calls plus pairs read: what a statement cost the store. */
+    long touches() {
+        return gets.get() + scans.get() + pairsRead.get() + writes.get();
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        gets.incrementAndGet();
+        return delegate.get(key);
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        writes.incrementAndGet();
+        delegate.put(key, value, durability);
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        writes.incrementAndGet();
+        return delegate.delete(key, durability);
+    }
+
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        writes.incrementAndGet();
+        delegate.write(batch, durability);
+    }
+
+    @Override
+    public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        scans.incrementAndGet();
+        return counted(delegate.scan(fromInclusive, toExclusive));
+    }
+
+    @Override
+    public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        scans.incrementAndGet();
+        return counted(delegate.scanDescending(fromInclusive, toExclusive));
+    }
+
+    private KvIterator counted(KvIterator it) {
+        return new KvIterator() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public KeyValue next() {
+                pairsRead.incrementAndGet();
+                return it.next();
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
+    }
+
+    @Override
+    public void flush() {
+        delegate.flush();
+    }
+
+    @Override
+    public BitcaskStats stats() {
+        return delegate.stats();
+    }
+
+    @Override
+    public void close() {
+        delegate.close();
+    }
+}

@@ -1,0 +1,194 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvStore;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import static io.kegdb.sql.SqlTestSupport.row;
+import static io.kegdb.sql.SqlTestSupport.rows;
+import static io.kegdb.sql.SqlTestSupport.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** Counts store calls to show which conditions reach the store as lookups and bounded scans. */
+class PushdownTest {
+
+    private static final int ROWS = 100_000;
+    private static CountingStore store;
+    private static SqlDatabase db;
+    private static SqlSession s;
+
+    @BeforeAll
+    static void fill() throws SqlError {
+        store = new CountingStore(KvStore.inMemory());
+        db = SqlDatabase.open(store);
+        s = db.newSession();
+        update(s, "CREATE TABLE big (id BIGINT PRIMARY KEY, name VARCHAR)");
+        update(s, "CREATE TABLE words (w VARCHAR PRIMARY KEY, n BIGINT)");
+        s.setAutoCommit(false);
+        try (SqlStatement ins = s.prepare("INSERT INTO big VALUES (?, ?)")) {
+            for (long i = 0; i < ROWS; i++) {
+                ins.execute(List.of(i, "name" + i), 0).close();
+            }
+        }
+        try (SqlStatement ins = s.prepare("INSERT INTO words VALUES (?, ?)")) {
+            for (String w : List.of("apple", "apricot", "banana", "blueberry", "cherry", "date")) {
+                ins.execute(List.of(w, (long) w.length()), 0).close();
+            }
+        }
+        s.commit();
+        s.setAutoCommit(true);
+    }
+
+    @AfterAll
+    static void close() {
+        s.close();
+        db.close();
+        store.close();
+    }
+
+    @BeforeEach
+    void reset() {
+        store.reset();
+    }
+
+    @Test
+    void pointQueryIsOneLookup() throws SqlError {
+        assertEquals(List.of(row(42L, "name42")), rows(s, "SELECT * FROM big WHERE id = ?", 42L));
+        assertEquals(1, store.gets.get());
+        assertEquals(0, store.scans.get());
+        store.reset();
+        assertEquals(List.of(row("name7")), rows(s, "SELECT name FROM big WHERE id = 7"));
+        assertEquals(1, store.touches());
+    }
+
+    @Test
+    void pointQueryThroughCalciteIsOneLookup() throws SqlError {
+        // Not a fast-path shape (an expression in the select list), so Calcite plans it: still one get.
+        assertEquals(List.of(row("NAME42")), rows(s, "SELECT UPPER(name) FROM big WHERE id = ?", 42L));
+        assertEquals(1, store.touches());
+        store.reset();
+        assertEquals(List.of(row(1L)), rows(s, "SELECT COUNT(*) FROM big WHERE id = 5 AND name LIKE 'name%'"));
+        assertEquals(1, store.touches());
+    }
+
+    @Test
+    void inListIsMultiGet() throws SqlError {
+        assertEquals(List.of(row(3L), row(9L), row(500L)), rows(s, "SELECT id FROM big WHERE id IN (500, 3, 9, 200000) ORDER BY id"));
+        assertEquals(4, store.gets.get());
+        assertEquals(0, store.scans.get());
+        store.reset();
+        assertEquals(List.of(row(1L, "name1"), row(2L, "name2")),
+                rows(s, "SELECT * FROM big WHERE id IN (?, ?) ORDER BY id", 2L, 1L));
+        assertEquals(2, store.gets.get());
+    }
+
+    @Test
+    void rangesScanOnlyTheRange() throws SqlError {
+        assertEquals(10, rows(s, "SELECT id FROM big WHERE id >= 1000 AND id < 1010").size());
+        assertEquals(1, store.scans.get());
+        assertTrue(store.pairsRead.get() <= 11, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(11, rows(s, "SELECT * FROM big WHERE id BETWEEN ? AND ?", 50L, 60L).size());
+        assertTrue(store.pairsRead.get() <= 12, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(List.of(row(99_998L), row(99_999L)), rows(s, "SELECT id FROM big WHERE id > 99997"));
+        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(List.of(row(0L), row(1L)), rows(s, "SELECT id FROM big WHERE id < ? ORDER BY id", 2L));
+        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+    }
+
+    @Test
+    void likePrefixScansThePrefix() throws SqlError {
+        assertEquals(List.of(row("apple"), row("apricot")), rows(s, "SELECT w FROM words WHERE w LIKE 'ap%'"));
+        assertEquals(1, store.scans.get());
+        assertEquals(2, store.pairsRead.get());
+        store.reset();
+        assertEquals(List.of(row("banana")), rows(s, "SELECT w FROM words WHERE w LIKE 'b%a'"));
+        assertTrue(store.pairsRead.get() <= 2, "prefix b read, the rest filtered: " + store.pairsRead);
+    }
+
+    @Test
+    void orderByKeyLimitStopsEarly() throws SqlError {
+        assertEquals(List.of(row(0L), row(1L), row(2L), row(3L), row(4L)),
+                rows(s, "SELECT id FROM big ORDER BY id LIMIT 5"));
+        assertTrue(store.pairsRead.get() <= 6, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(List.of(row(99_999L, "name99999"), row(99_998L, "name99998")),
+                rows(s, "SELECT * FROM big ORDER BY id DESC LIMIT 2"));
+        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(List.of(row(10L), row(11L)), rows(s, "SELECT id FROM big ORDER BY id LIMIT 2 OFFSET 10"));
+        assertTrue(store.pairsRead.get() <= 13, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(5, rows(s, "SELECT * FROM big LIMIT ?", 5).size());
+        assertTrue(store.pairsRead.get() <= 6, "read " + store.pairsRead);
+        store.reset();
+        assertEquals(List.of(row(599L), row(598L)),
+                rows(s, "SELECT id FROM big WHERE id < 600 ORDER BY id DESC FETCH FIRST 2 ROWS ONLY"));
+        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+    }
+
+    @Test
+    void keyOnlyProjectionIsPlannedWithoutValues() throws SqlError {
+        KegSession ks = (KegSession) s;
+        CalcitePlan plan = (CalcitePlan) ks.database().plan("SELECT COUNT(*) FROM big WHERE id < 10", "PUBLIC");
+        assertTrue(plan.explain.contains("keysOnly"), plan.explain);
+        plan = (CalcitePlan) ks.database().plan("SELECT id FROM big WHERE id > 5 ORDER BY id DESC LIMIT 3", "PUBLIC");
+        assertTrue(plan.explain.contains("keysOnly") && plan.explain.contains("desc") && plan.explain.contains("fetch"),
+                plan.explain);
+        assertTrue(!plan.explain.contains("Sort"), plan.explain);
+        plan = (CalcitePlan) ks.database().plan("SELECT name FROM big WHERE id < 10", "PUBLIC");
+        assertTrue(!plan.explain.contains("keysOnly"), plan.explain);
+    }
+
+    @Test
+    void dmlByKeyTouchesOnlyThatKey() throws SqlError {
+        update(s, "CREATE TABLE scratch (id BIGINT PRIMARY KEY, name VARCHAR)");
+        store.reset();
+        assertEquals(1, update(s, "INSERT INTO scratch VALUES (1, 'a')"));
+        assertEquals(1, store.touches(), "one putIfAbsent batch");
+        store.reset();
+        assertEquals(1, update(s, "UPDATE scratch SET name = UPPER(name) WHERE id = 1"));
+        assertEquals(2, store.touches(), "one get, one batch");
+        store.reset();
+        assertEquals(1, update(s, "DELETE FROM scratch WHERE id = 1"));
+        assertEquals(1, store.touches(), "one delete");
+        store.reset();
+        assertEquals(0, update(s, "DELETE FROM scratch WHERE id IN (1, 2) AND name = 'x'"));
+        assertEquals(2, store.touches(), "two gets, nothing written");
+    }
+
+    @Test
+    void fullScanStillWorksForOtherConditions() throws SqlError {
+        assertEquals(List.of(row(12_345L)), rows(s, "SELECT id FROM big WHERE name = 'name12345'"));
+        assertEquals(ROWS, store.pairsRead.get());
+        List<List<Object>> words = new ArrayList<>(rows(s, "SELECT w FROM words WHERE n = 6 ORDER BY w DESC"));
+        assertEquals(List.of(row("cherry"), row("banana")), words);
+    }
+
+    @Test
+    void longInListsStayMultiGets() throws SqlError {
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 40; i++) {
+            in.append(i == 0 ? "" : ", ").append(i * 1000);
+        }
+        assertEquals(40, rows(s, "SELECT id FROM big WHERE id IN (" + in + ")").size());
+        assertEquals(40, store.gets.get());
+        assertEquals(0, store.scans.get());
+    }
+
+    @Test
+    void explainShowsTheAccessPath() throws SqlError {
+        String plan = (String) rows(s, "EXPLAIN PLAN FOR SELECT name FROM big WHERE id BETWEEN 5 AND 9").get(0).get(0);
+        assertTrue(plan.contains("KvScan") && plan.contains("[5..9]"), plan);
+        plan = (String) rows(s, "explain plan for SELECT * FROM big WHERE id = ?").get(0).get(0);
+        assertTrue(plan.startsWith("KeyValuePlan(SELECT"), plan);
+    }
+}
