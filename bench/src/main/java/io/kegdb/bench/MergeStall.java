@@ -35,9 +35,11 @@ final class MergeStall {
      * @param mergeNanos       how long the merge took
      * @param before           store stats when the merge started
      * @param after            store stats after it
+     * @param baselineGc       collector activity while the baseline was recorded
+     * @param mergeGc          collector activity while the merge ran
      */
     record Result(long keys, long segmentBytes, LatencyHistogram baseline, LatencyHistogram duringMerge, long mergeNanos,
-                  BitcaskStats before, BitcaskStats after) {
+                  BitcaskStats before, BitcaskStats after, GcActivity baselineGc, GcActivity mergeGc) {
     }
 
     private final Path parent;
@@ -65,17 +67,20 @@ final class MergeStall {
             SplittableRandom order = new SplittableRandom(seed);
 
             LatencyHistogram baseline = new LatencyHistogram();
+            GcActivity gcBeforeBaseline = GcActivity.now();
             long end = System.nanoTime() + baselineNanos;
             while (System.nanoTime() < end) {
                 timedOverwrite(db, order, n, baseline);
             }
 
+            GcActivity baselineGc = GcActivity.now().since(gcBeforeBaseline);
             BitcaskStats before = db.stats();
             if (progress != null) {
                 progress.printf("  KegDB merge: %d segments, %,d live bytes, %,d dead bytes; merging%n",
                         before.segments(), before.liveBytes(), before.deadBytes());
             }
             LatencyHistogram during = new LatencyHistogram();
+            GcActivity gcBeforeMerge = GcActivity.now();
             long start = System.nanoTime();
             CompletableFuture<Void> merge = CompletableFuture.runAsync(() -> {
                 try {
@@ -94,7 +99,8 @@ final class MergeStall {
                 throw new IllegalStateException("merge failed", e.getCause());
             }
             long mergeNanos = System.nanoTime() - start;
-            return new Result(n, segmentBytes, baseline, during, mergeNanos, before, db.stats());
+            GcActivity mergeGc = GcActivity.now().since(gcBeforeMerge);
+            return new Result(n, segmentBytes, baseline, during, mergeNanos, before, db.stats(), baselineGc, mergeGc);
         } finally {
             mergeThread.shutdownNow();
         }

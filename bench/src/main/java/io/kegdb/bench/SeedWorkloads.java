@@ -145,9 +145,13 @@ public final class SeedWorkloads {
         out.print(MarkdownReport.latencyRow("put NO_SYNC, no merge running", r.baseline()));
         out.print(MarkdownReport.latencyRow("put NO_SYNC, merge running", r.duringMerge()));
         out.println();
-        out.printf(Locale.ROOT, "Merge took %.2f s: %d → %d segments, dead bytes %,d → %,d.%n%n",
+        out.printf(Locale.ROOT, "Merge took %.2f s: %d → %d segments, dead bytes %,d → %,d.%n",
                 r.mergeNanos() / 1e9, r.before().segments(), r.after().segments(),
                 r.before().deadBytes(), r.after().deadBytes());
+        out.printf(Locale.ROOT, "JVM garbage collection: %d collections, %,d ms in all during the baseline; "
+                        + "%d collections, %,d ms during the merge.%n%n",
+                r.baselineGc().collections(), r.baselineGc().millis(),
+                r.mergeGc().collections(), r.mergeGc().millis());
         out.flush();
     }
 
