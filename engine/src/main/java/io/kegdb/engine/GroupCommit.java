@@ -1,11 +1,16 @@
 package io.kegdb.engine;
 
 import java.io.IOException;
+import java.util.PriorityQueue;
+import java.util.concurrent.locks.LockSupport;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
- * Lets concurrent SYNC writers share fsyncs. Each writer waits until the durable position passes the end
- * of its own write; the first waiter to find no sync in flight runs one for everybody, and those who
- * appended meanwhile are covered by the next one. One writer alone pays exactly one fsync.
+ * Lets concurrent SYNC writers share fsyncs. A writer whose bytes are not yet durable either runs a sync
+ * (if none is in flight) or parks until one covers its write. After each sync the syncing thread wakes
+ * exactly the writers it covered, and hands the next sync to the oldest writer still waiting; nobody else
+ * wakes up. One writer alone pays exactly one fsync; with many, each sync covers everything appended
+ * while the previous one ran.
  */
 final class GroupCommit {
 
@@ -14,49 +19,85 @@ final class GroupCommit {
         long sync() throws IOException;
     }
 
-    private final Object monitor = new Object();
+    private record Waiter(long position, Thread thread) {
+    }
+
+    private final ReentrantLock lock = new ReentrantLock();
+    private final PriorityQueue<Waiter> waiters = new PriorityQueue<>((a, b) -> Long.compare(a.position, b.position));
     private volatile long durable;
     private boolean syncing;
 
     /** Returns once every byte before {@code position} is durable. */
     void await(long position, Syncer syncer) throws IOException {
-        while (durable < position) {
-            synchronized (monitor) {
-                while (syncing && durable < position) {
+        if (durable >= position) {
+            return;
+        }
+        Waiter me = null;
+        lock.lock();
+        try {
+            while (durable < position) {
+                if (!syncing) {
+                    syncing = true;
+                    if (me != null) {
+                        waiters.remove(me);
+                    }
+                    lock.unlock();
+                    long covered = 0;
                     try {
-                        monitor.wait();
-                    } catch (InterruptedException e) {
+                        covered = syncer.sync();
+                    } finally {
+                        lock.lock();
+                        syncing = false;
+                        if (covered > durable) {
+                            durable = covered;
+                        }
+                        wakeCovered();
+                    }
+                } else {
+                    if (me == null) {
+                        me = new Waiter(position, Thread.currentThread());
+                        waiters.add(me);
+                    }
+                    lock.unlock();
+                    LockSupport.park(this);
+                    lock.lock();
+                    if (Thread.interrupted()) {
+                        waiters.remove(me);
                         Thread.currentThread().interrupt();
-                        throw new IOException("interrupted while waiting for fsync", e);
+                        throw new IOException("interrupted while waiting for fsync");
                     }
                 }
-                if (durable >= position) {
-                    return;
-                }
-                syncing = true;
             }
-            long covered = 0;
-            try {
-                covered = syncer.sync();
-            } finally {
-                synchronized (monitor) {
-                    syncing = false;
-                    if (covered > durable) {
-                        durable = covered;
-                    }
-                    monitor.notifyAll();
-                }
+            if (me != null) {
+                waiters.remove(me);
             }
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    /** Under the lock: wakes every waiter now durable, and the oldest one still waiting to run the next sync. */
+    private void wakeCovered() {
+        Waiter w;
+        while ((w = waiters.peek()) != null && w.position <= durable) {
+            waiters.poll();
+            LockSupport.unpark(w.thread);
+        }
+        if (w != null && !syncing) {
+            LockSupport.unpark(w.thread);
         }
     }
 
     /** Records that everything before {@code position} is durable (a sealed segment was synced). */
     void markDurable(long position) {
-        synchronized (monitor) {
+        lock.lock();
+        try {
             if (position > durable) {
                 durable = position;
             }
-            monitor.notifyAll();
+            wakeCovered();
+        } finally {
+            lock.unlock();
         }
     }
 }
