@@ -1,0 +1,27 @@
+package io.kegdb.bench;
+
+import java.util.Arrays;
+
+/**
+ * Entry point of the benchmark jar: {@code java -jar kegdb-bench.jar seed [options]} runs the seed workloads
+ * ({@link SeedWorkloads}), {@code java -jar kegdb-bench.jar jmh [JMH options]} runs the JMH benchmarks.
+ */
+public final class BenchMain {
+
+    private BenchMain() {
+    }
+
+    public static void main(String[] args) throws Exception {
+        String command = args.length == 0 ? "" : args[0];
+        String[] rest = args.length == 0 ? args : Arrays.copyOfRange(args, 1, args.length);
+        switch (command) {
+            case "seed" -> SeedWorkloads.main(rest);
+            case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            default -> {
+                System.err.println("usage: java -jar kegdb-bench.jar seed [options]   (seed workloads; seed --help)");
+                System.err.println("       java -jar kegdb-bench.jar jmh [JMH options] (JMH benchmarks; jmh -h)");
+                System.exit(2);
+            }
+        }
+    }
+}

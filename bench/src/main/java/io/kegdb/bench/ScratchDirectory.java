@@ -1,0 +1,64 @@
+package io.kegdb.bench;
+
+import java.io.IOException;
+import java.nio.file.FileVisitResult;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.SimpleFileVisitor;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.util.stream.Stream;
+
+/** A fresh directory for one store, deleted with everything in it on close. */
+final class ScratchDirectory implements AutoCloseable {
+
+    private final Path path;
+
+    private ScratchDirectory(Path path) {
+        this.path = path;
+    }
+
+    static ScratchDirectory create(Path parent, String prefix) throws IOException {
+        Files.createDirectories(parent);
+        return new ScratchDirectory(Files.createTempDirectory(parent, prefix));
+    }
+
+    Path path() {
+        return path;
+    }
+
+    /** Sum of the sizes of the regular files under the directory. */
+    long sizeBytes() throws IOException {
+        try (Stream<Path> files = Files.walk(path)) {
+            return files.filter(Files::isRegularFile).mapToLong(p -> {
+                try {
+                    return Files.size(p);
+                } catch (IOException e) {
+                    return 0; // a file removed while walking (e.g. by a merge) no longer takes space
+                }
+            }).sum();
+        }
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (!Files.exists(path)) {
+            return;
+        }
+        Files.walkFileTree(path, new SimpleFileVisitor<>() {
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
+                Files.delete(file);
+                return FileVisitResult.CONTINUE;
+            }
+
+            @Override
+            public FileVisitResult postVisitDirectory(Path dir, IOException exc) throws IOException {
+                if (exc != null) {
+                    throw exc;
+                }
+                Files.delete(dir);
+                return FileVisitResult.CONTINUE;
+            }
+        });
+    }
+}
