@@ -2,7 +2,7 @@ package io.kegdb.sql;
 
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
-import org.apache.calcite.adapter.enumerable.EnumerableProject;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -21,6 +21,7 @@ import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.sql.SqlInsert;
@@ -118,8 +119,9 @@ final class CalcitePlanner {
                     exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
                     names.add(field.getValue());
                 }
-                best = EnumerableProject.create(best, exprs,
-                        RexUtil.createStructType(typeFactory, exprs, names, null));
+                // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
+                best = EnumerableCalc.create(best,
+                        RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
             }
             Map<String, Object> stash = new HashMap<>();
             Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,

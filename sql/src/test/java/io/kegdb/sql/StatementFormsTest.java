@@ -49,6 +49,15 @@ class StatementFormsTest {
     }
 
     @Test
+    void orderByAColumnThatIsNotSelected() throws SqlError {
+        update(s, "CREATE TABLE t (id BIGINT PRIMARY KEY, name VARCHAR)");
+        update(s, "INSERT INTO t VALUES (2, 'b'), (1, 'a'), (3, 'c')");
+        assertEquals(List.of(row("a"), row("b"), row("c")), rows(s, "SELECT name FROM t ORDER BY id"));
+        assertEquals(List.of(row("C")), rows(s, "SELECT UPPER(name) FROM t ORDER BY id DESC LIMIT 1"));
+        assertEquals(List.of(row(3L)), rows(s, "SELECT id FROM t ORDER BY name DESC LIMIT 1"));
+    }
+
+    @Test
     void upsertOverwritesAndInsertsWithoutError() throws SqlError {
         assertEquals(1, update(s, "UPSERT INTO kv VALUES ('a', '1')"));
         assertEquals(1, update(s, "UPSERT INTO kv (k, v) VALUES (?, ?)", "a", "2"));
