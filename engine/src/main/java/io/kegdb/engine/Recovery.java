@@ -1,6 +1,7 @@
 package io.kegdb.engine;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -62,8 +63,7 @@ final class Recovery {
         // leaves a hint for the newest segment too, so usually that is all of them.
         List<HintFile.Cursor> hints = new ArrayList<>();
         long hinted = 0;
-        for (Segment s : segments) {
-            HintFile.Cursor c = HintFile.open(s);
+        for (HintFile.Cursor c : readHints(segments)) {
             if (c == null) {
                 break;
             }
@@ -82,6 +82,21 @@ final class Recovery {
         }
         table.enforceBound();
         return new Result(keyDir, table, last, maxId);
+    }
+
+    /** Every segment's verified hint (null where there is none), read and checked in parallel. */
+    private static List<HintFile.Cursor> readHints(List<Segment> segments) throws IOException {
+        try {
+            return segments.parallelStream().map(s -> {
+                try {
+                    return HintFile.open(s);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            }).toList();
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /** Removes what an interrupted merge or hint write left: temp files, hints without data. */

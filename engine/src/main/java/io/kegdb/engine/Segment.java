@@ -7,7 +7,6 @@ import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.Arrays;
 
 /**
  * One data segment file, read through a memory mapping so that a get costs no system call.
@@ -170,9 +169,5 @@ final class Segment {
     public String toString() {
         return "Segment{" + path.getFileName() + ", order=" + header.order() + (header.merged() ? ", merged" : "")
                 + ", length=" + length + '}';
-    }
-
-    static boolean sameKey(byte[] a, byte[] b) {
-        return Arrays.equals(a, b);
     }
 }
