@@ -142,26 +142,17 @@ public final class Bitcask implements KvStore {
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
         checkOpen();
-        for (int attempt = 0; ; attempt++) {
+        for (int attempt = 0; attempt < 8; attempt++) {
             long loc = keyDir.get(key);
             if (loc == KeyDir.NONE) {
                 return null;
             }
-            Segment s = table.get(Location.segment(loc));
-            try {
-                if (s != null) {
-                    return s.readValue(Location.offset(loc), key);
-                }
-            } catch (UncheckedIOException e) {
-                if (table.get(Location.segment(loc)) == s || attempt > 8) {
-                    throw e;
-                }
-            }
-            // The segment was merged away after the lookup; the keydir already points at the copy.
-            if (attempt > 8) {
-                throw new IllegalStateException("keydir points at missing segment " + Location.segment(loc));
+            byte[] value = readUnlessMergedAway(key, loc);
+            if (value != null) {
+                return value;
             }
         }
+        throw new IllegalStateException(dir + ": the keydir keeps pointing at merged-away segments");
     }
 
     /** Every live key, in key order (go-bitcask's ListKeys). */
@@ -235,18 +226,29 @@ public final class Bitcask implements KvStore {
         }
     }
 
+    /** The value at {@code loc}, or (for a scan) the key's current value if merge moved it meanwhile. */
     private byte[] readAt(byte[] key, long loc) {
+        byte[] value = readUnlessMergedAway(key, loc);
+        return value != null ? value : get(key);
+    }
+
+    /**
+     * The value of the record at {@code loc}, or null if its segment was merged away after the keydir lookup
+     * (the keydir then already points at the copy).
+     */
+    private byte[] readUnlessMergedAway(byte[] key, long loc) {
         Segment s = table.get(Location.segment(loc));
-        if (s != null) {
-            try {
-                return s.readValue(Location.offset(loc), key);
-            } catch (UncheckedIOException e) {
-                if (table.get(Location.segment(loc)) == s) {
-                    throw e;
-                }
-            }
+        if (s == null) {
+            return null;
         }
-        return get(key);
+        try {
+            return s.readValue(Location.offset(loc), key);
+        } catch (UncheckedIOException e) {
+            if (table.get(Location.segment(loc)) == s) {
+                throw e;
+            }
+            return null;
+        }
     }
 
     // ---------------------------------------------------------------- writes
@@ -700,12 +702,6 @@ public final class Bitcask implements KvStore {
                 writeHintQuietly(s);
             }
         });
-    }
-
-    /** Applies an accounting change for a record copied by merge; callers hold the write lock. */
-    void accountMoved(Segment from, Segment to, int size) {
-        from.addLive(-size);
-        to.addLive(size);
     }
 
     private static java.util.concurrent.ThreadFactory daemon(String name) {

@@ -33,10 +33,6 @@ final class HintFile {
     private static final int HEADER = 8 + 2 + 2 + 8 + 4;
     private static final int ENTRY_HEADER = 2 + 1 + 4 + 4;
 
-    /** One hint entry. */
-    record Entry(byte[] key, boolean tombstone, int offset, int size) {
-    }
-
     private HintFile() {
     }
 
@@ -117,19 +113,6 @@ final class HintFile {
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.sync(target.getParent());
-    }
-
-    /** The entries of {@code segment}'s hint, or null if there is no usable hint. */
-    static List<Entry> read(Segment segment) throws IOException {
-        Cursor c = open(segment);
-        if (c == null) {
-            return null;
-        }
-        List<Entry> entries = new ArrayList<>(c.count());
-        while (c.next()) {
-            entries.add(new Entry(c.key(), c.tombstone(), c.offset(), c.size()));
-        }
-        return entries;
     }
 
     /**

@@ -169,13 +169,13 @@ final class Merge {
         }
 
         void copy(Segment from, ByteBuffer buf, int offset, int size) {
-            int at = writer.appendRaw(buf, offset, size);
+            int at;
             if (RecordFormat.type(buf, offset) == RecordFormat.BATCH_PUT) {
                 // A committed batch member stands alone once copied: re-frame it as a plain put.
-                ByteBuffer view = writer.segment().buffer().duplicate().position(at);
                 byte[] key = from.readKey(offset);
-                byte[] value = from.readValue(offset, key);
-                RecordFormat.encode(view, RecordFormat.PUT, key, value);
+                at = writer.append(RecordFormat.PUT, key, from.readValue(offset, key));
+            } else {
+                at = writer.appendRaw(buf, offset, size);
             }
             moves.add(new long[] {Location.of(from.id(), offset), at, size});
         }
@@ -198,8 +198,8 @@ final class Merge {
                         long[] m = moves.get(j);
                         byte[] key = seg.readKey((int) m[1]);
                         if (keyDir.replace(key, m[0], Location.of(seg.id(), (int) m[1]))) {
-                            Segment from = table.get(Location.segment(m[0]));
-                            db.accountMoved(from, seg, (int) m[2]);
+                            table.get(Location.segment(m[0])).addLive(-m[2]);
+                            seg.addLive(m[2]);
                         }
                     }
                 } finally {

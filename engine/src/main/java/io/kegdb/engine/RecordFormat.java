@@ -30,6 +30,11 @@ final class RecordFormat {
         return HEADER_SIZE + keyLen + valueLen;
     }
 
+    /** Size of the record whose header starts at {@code offset}. */
+    static int recordSize(ByteBuffer buf, int offset) {
+        return size(keyLength(buf, offset), valueLength(buf, offset));
+    }
+
     static boolean isValidType(byte type) {
         return type >= PUT && type <= BATCH_COMMIT;
     }

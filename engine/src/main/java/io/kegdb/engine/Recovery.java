@@ -61,23 +61,21 @@ final class Recovery {
         }
         // The longest run of segments, oldest first, whose hints check out is bulk-loaded; a clean close
         // leaves a hint for the newest segment too, so usually that is all of them.
-        List<HintFile.Cursor> hints = new ArrayList<>();
+        List<HintFile.Cursor> hints = readHints(segments);
+        int prefix = 0;
         long hinted = 0;
-        for (HintFile.Cursor c : readHints(segments)) {
-            if (c == null) {
-                break;
-            }
-            hints.add(c);
-            hinted += c.count();
+        while (prefix < hints.size() && hints.get(prefix) != null) {
+            hinted += hints.get(prefix++).count();
         }
-        KeyDirs.Builder builder = KeyDirs.builder(hinted);
-        HintMerge.merge(segments.subList(0, hints.size()), hints, builder::add);
-        keyDir = builder.build();
-        for (Segment s : segments.subList(hints.size(), segments.size())) {
+        CompactKeyDir.Loader loader = CompactKeyDir.loader(hinted);
+        HintMerge.merge(segments.subList(0, prefix), hints.subList(0, prefix), loader::add);
+        keyDir = loader.build();
+        for (int i = prefix; i < segments.size(); i++) {
+            Segment s = segments.get(i);
             if (s == last) {
                 recoverTail(s);
             } else {
-                recoverSealed(s);
+                recoverSealed(s, hints.get(i));
             }
         }
         table.enforceBound();
@@ -169,11 +167,11 @@ final class Recovery {
         return true;
     }
 
-    private void recoverSealed(Segment s) throws IOException {
-        List<HintFile.Entry> hint = HintFile.read(s);
+    /** Replays a sealed segment after the bulk-loaded run: through its hint if it has one, else its records. */
+    private void recoverSealed(Segment s, HintFile.Cursor hint) throws IOException {
         if (hint != null) {
-            for (HintFile.Entry e : hint) {
-                apply(s, e.key(), e.tombstone(), e.offset(), e.size());
+            while (hint.next()) {
+                apply(s, hint.key(), hint.tombstone(), hint.offset(), hint.size());
             }
             return;
         }

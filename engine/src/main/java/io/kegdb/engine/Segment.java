@@ -119,8 +119,7 @@ final class Segment {
 
     /** Size in bytes of the record at {@code offset}. */
     int recordSize(int offset) {
-        ByteBuffer b = buffer();
-        return RecordFormat.size(RecordFormat.keyLength(b, offset), RecordFormat.valueLength(b, offset));
+        return RecordFormat.recordSize(buffer(), offset);
     }
 
     /**

@@ -79,7 +79,7 @@ final class SegmentScanner {
             } else if (type == RecordFormat.BATCH_COMMIT) {
                 for (int i = 0; i < count; i++) {
                     int m = members[i];
-                    visitor.record(RecordFormat.type(buf, m), m, recordSize(buf, m));
+                    visitor.record(RecordFormat.type(buf, m), m, RecordFormat.recordSize(buf, m));
                 }
                 batchStart = -1;
                 count = 0;
@@ -97,10 +97,6 @@ final class SegmentScanner {
                     : new Result(validEnd, batchStart, skipped, limit);
         }
         return new Result(validEnd, firstInvalid, skipped, firstBad);
-    }
-
-    static int recordSize(ByteBuffer buf, int p) {
-        return RecordFormat.size(RecordFormat.keyLength(buf, p), RecordFormat.valueLength(buf, p));
     }
 
     /** Size of the record at {@code p} if its framing and CRC are right and it ends by {@code limit}; else -1. */

@@ -66,10 +66,6 @@ final class SegmentTable {
         return out;
     }
 
-    int size() {
-        return all().size();
-    }
-
     private void rebuild(List<Segment> all) {
         if (all.isEmpty()) {
             index = new Index(0, new Segment[0]);
