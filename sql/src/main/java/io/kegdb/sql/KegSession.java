@@ -91,19 +91,22 @@ final class KegSession implements SqlSession {
         }
     }
 
-    /** INSERT of one row: in autocommit one putIfAbsent batch, else a checked insert into the overlay. */
+    /**
+     * INSERT of one row ({@code keyValue} the checked key, for the error message): in autocommit one
+     * putIfAbsent batch, else a checked insert into the overlay.
+     */
     long insertOne(TableDef def, byte[] key, byte[] value, Object keyValue) throws SqlError {
         checkWritable();
         if (autoCommit) {
             try {
                 store.write(new WriteBatch().putIfAbsent(key, value), durability);
             } catch (KeyExistsException e) {
-                throw KvModifier.duplicate(def, def.keyType().coerce(keyValue, def.keyColumn()));
+                throw KvModifier.duplicate(def, keyValue);
             }
             return 1;
         }
         if (transaction.get(key) != null) {
-            throw KvModifier.duplicate(def, def.keyType().coerce(keyValue, def.keyColumn()));
+            throw KvModifier.duplicate(def, keyValue);
         }
         transaction.insert(key, value);
         return 1;

@@ -104,15 +104,7 @@ final class KeyConditions {
 
     /** The literal text before the first wildcard of {@code K LIKE 'pattern'}, or null if there is none. */
     private String likePrefix(RexNode node) {
-        if (node.getKind() != SqlKind.LIKE || def.keyType() != ColumnType.VARCHAR) {
-            return null;
-        }
-        RexCall call = (RexCall) node;
-        if (call.operands.size() != 2 || !isKey(call.operands.get(0))
-                || !(call.operands.get(1) instanceof RexLiteral lit)) {
-            return null;
-        }
-        String pattern = lit.getValueAs(String.class);
+        String pattern = node.getKind() == SqlKind.LIKE ? keyLikePattern((RexCall) node) : null;
         if (pattern == null || pattern.indexOf('\\') >= 0) {
             return null;
         }
@@ -225,11 +217,7 @@ final class KeyConditions {
     }
 
     private List<KeyRange> like(RexCall call) {
-        if (def.keyType() != ColumnType.VARCHAR || call.operands.size() != 2 || !isKey(call.operands.get(0))
-                || !(call.operands.get(1) instanceof RexLiteral lit)) {
-            return null;
-        }
-        String pattern = lit.getValueAs(String.class);
+        String pattern = keyLikePattern(call);
         if (pattern == null || !pattern.endsWith("%")) {
             return null;
         }
@@ -238,6 +226,15 @@ final class KeyConditions {
             return null;
         }
         return List.of(KeyRange.startingWith(KeyOperand.literal(prefix)));
+    }
+
+    /** The pattern of {@code K LIKE 'pattern'} on a VARCHAR key (no ESCAPE clause), or null. */
+    private String keyLikePattern(RexCall like) {
+        if (def.keyType() != ColumnType.VARCHAR || like.operands.size() != 2 || !isKey(like.operands.get(0))
+                || !(like.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        return lit.getValueAs(String.class);
     }
 
     private static boolean isKey(RexNode node) {

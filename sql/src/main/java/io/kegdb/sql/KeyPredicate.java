@@ -32,7 +32,7 @@ record KeyPredicate(List<KeyRange> ranges) {
                 }
                 from = def.key(v);
                 if (r.prefix()) {
-                    to = prefixEnd(from, def.prefix().length);
+                    to = prefixEnd(from, def);
                 } else if (!r.loInclusive()) {
                     from = successor(from);
                 }
@@ -74,18 +74,17 @@ record KeyPredicate(List<KeyRange> ranges) {
         return Arrays.copyOf(key, key.length + 1);
     }
 
-    /** The first key after all keys starting with {@code prefix}; never shorter than the table prefix. */
-    private static byte[] prefixEnd(byte[] prefix, int tablePrefixLength) {
+    /** The first key after all keys of {@code def} starting with {@code prefix} (a key of {@code def}). */
+    private static byte[] prefixEnd(byte[] prefix, TableDef def) {
         byte[] end = prefix.clone();
-        for (int i = end.length - 1; i >= tablePrefixLength; i--) {
+        for (int i = end.length - 1; i >= TableDef.PREFIX_LENGTH; i--) {
             if (end[i] != (byte) 0xFF) {
                 end[i]++;
                 return Arrays.copyOf(end, i + 1);
             }
         }
         // Prefix is all 0xFF (or empty): up to the end of the table's keyspace.
-        byte[] table = Arrays.copyOf(prefix, tablePrefixLength);
-        return java.nio.ByteBuffer.allocate(4).putInt(java.nio.ByteBuffer.wrap(table).getInt() + 1).array();
+        return def.prefixEnd();
     }
 
     @Override

@@ -78,11 +78,8 @@ final class KeyValuePlan implements Plan {
                 return null;
             }
             TableDef def = table(c, catalog, schema);
-            if (def == null || !c.accept("WHERE") || !column(c, def.keyColumn()) || !c.accept('=')) {
-                return null;
-            }
-            KeyOperand k = ops.read(c, def.keyType(), def, 0);
-            if (k == null || (k.param() < 0 && k.literal() == null) || !c.atEnd()) {
+            KeyOperand k = def == null ? null : whereKey(c, ops, def);
+            if (k == null) {
                 return null;
             }
             int[] projection = star ? new int[] {0, 1} : new int[names.size()];
@@ -138,11 +135,8 @@ final class KeyValuePlan implements Plan {
                 return null;
             }
             KeyOperand v = ops.read(c, def.valueType(), def, 1);
-            if (v == null || !c.accept("WHERE") || !column(c, def.keyColumn()) || !c.accept('=')) {
-                return null;
-            }
-            KeyOperand k = ops.read(c, def.keyType(), def, 0);
-            if (k == null || (k.param() < 0 && k.literal() == null) || !c.atEnd()) {
+            KeyOperand k = v == null ? null : whereKey(c, ops, def);
+            if (k == null) {
                 return null;
             }
             return new KeyValuePlan(Kind.UPDATE, def, catalog.version(), k, v, null, ops.params);
@@ -152,11 +146,8 @@ final class KeyValuePlan implements Plan {
                 return null;
             }
             TableDef def = table(c, catalog, schema);
-            if (def == null || !c.accept("WHERE") || !column(c, def.keyColumn()) || !c.accept('=')) {
-                return null;
-            }
-            KeyOperand k = ops.read(c, def.keyType(), def, 0);
-            if (k == null || (k.param() < 0 && k.literal() == null) || !c.atEnd()) {
+            KeyOperand k = def == null ? null : whereKey(c, ops, def);
+            if (k == null) {
                 return null;
             }
             return new KeyValuePlan(Kind.DELETE, def, catalog.version(), k, null, null, ops.params);
@@ -174,6 +165,15 @@ final class KeyValuePlan implements Plan {
             return b.isName() ? catalog.find(a.text(), b.text()) : null;
         }
         return catalog.find(schema, a.text());
+    }
+
+    /** {@code WHERE key = x} ending the statement, x a parameter or non-NULL literal; else null. */
+    private static KeyOperand whereKey(TokenCursor c, Operands ops, TableDef def) {
+        if (!c.accept("WHERE") || !column(c, def.keyColumn()) || !c.accept('=')) {
+            return null;
+        }
+        KeyOperand k = ops.read(c, def.keyType(), def, 0);
+        return k == null || (k.param() < 0 && k.literal() == null) || !c.atEnd() ? null : k;
     }
 
     private static boolean column(TokenCursor c, String name) {
@@ -274,11 +274,12 @@ final class KeyValuePlan implements Plan {
                 }
                 return new RowsResult(columns, Linq4j.singletonEnumerator(row), maxRows);
             }
-            byte[] k = def.key(def.checkedKey(operand(key, params)));
+            Object keyValue = def.checkedKey(operand(key, params));
+            byte[] k = def.key(keyValue);
             byte[] v = kind == Kind.DELETE ? null
                     : def.valueType().encodeValue(def.checkedValue(operand(value, params)));
             long count = switch (kind) {
-                case INSERT -> session.insertOne(def, k, v, operand(key, params));
+                case INSERT -> session.insertOne(def, k, v, keyValue);
                 case UPSERT -> session.putOne(k, v, false);
                 case UPDATE -> session.putOne(k, v, true);
                 default -> session.deleteOne(k);

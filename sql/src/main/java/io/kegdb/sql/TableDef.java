@@ -16,15 +16,17 @@ record TableDef(String schema, String name, int id, String keyColumn, ColumnType
                 String valueColumn, ColumnType valueType, int valueLength) {
 
     private static final int FORMAT = 1;
+    /** Length of {@link #prefix()}: the table id. */
+    static final int PREFIX_LENGTH = 4;
 
     /** First bytes of every key of this table. */
     byte[] prefix() {
-        return ByteBuffer.allocate(4).putInt(id).array();
+        return ByteBuffer.allocate(PREFIX_LENGTH).putInt(id).array();
     }
 
     /** The first key after this table's keyspace (ids are below Integer.MAX_VALUE). */
     byte[] prefixEnd() {
-        return ByteBuffer.allocate(4).putInt(id + 1).array();
+        return ByteBuffer.allocate(PREFIX_LENGTH).putInt(id + 1).array();
     }
 
     String qualifiedName() {
@@ -37,7 +39,7 @@ record TableDef(String schema, String name, int id, String keyColumn, ColumnType
     }
 
     Object decodeKey(byte[] key) {
-        return keyType.decodeKey(key, 4);
+        return keyType.decodeKey(key, PREFIX_LENGTH);
     }
 
     /** Checks and converts a key to be written: never null, within its declared length. */

@@ -16,10 +16,6 @@ final class TokenCursor {
         return tokens.get(pos);
     }
 
-    Lexer.Token peek(int ahead) {
-        return tokens.get(Math.min(pos + ahead, tokens.size() - 1));
-    }
-
     Lexer.Token next() {
         Lexer.Token t = tokens.get(pos);
         if (t.kind() != Lexer.Kind.END) {
