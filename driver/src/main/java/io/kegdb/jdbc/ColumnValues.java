@@ -289,6 +289,15 @@ final class ColumnValues {
         return (T) r;
     }
 
+    /** Whether values of {@code jdbcType} carry a sign, for the result set and parameter metadata alike. */
+    static boolean isSigned(int jdbcType) {
+        return switch (jdbcType) {
+            case Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.DOUBLE, Types.FLOAT, Types.REAL,
+                    Types.DECIMAL, Types.NUMERIC -> true;
+            default -> false;
+        };
+    }
+
     /** The Java class {@code getObject} returns for {@code jdbcType}. */
     static String className(int jdbcType) {
         return switch (jdbcType) {

@@ -4,7 +4,6 @@ import io.kegdb.sql.ColumnInfo;
 
 import java.sql.ParameterMetaData;
 import java.sql.SQLException;
-import java.sql.Types;
 import java.util.List;
 
 /** Parameter types as the SQL layer inferred them. */
@@ -34,9 +33,7 @@ final class KegParameterMetaData implements ParameterMetaData {
 
     @Override
     public boolean isSigned(int param) throws SQLException {
-        int t = parameter(param).jdbcType();
-        return t == Types.BIGINT || t == Types.INTEGER || t == Types.SMALLINT || t == Types.TINYINT
-                || t == Types.DOUBLE || t == Types.REAL || t == Types.FLOAT || t == Types.DECIMAL || t == Types.NUMERIC;
+        return ColumnValues.isSigned(parameter(param).jdbcType());
     }
 
     @Override
@@ -72,10 +69,7 @@ final class KegParameterMetaData implements ParameterMetaData {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "not a wrapper for " + iface.getName());
+        return SelfWrapper.unwrap(this, iface);
     }
 
     @Override

@@ -717,10 +717,7 @@ final class KegResultSet extends ReadOnlyResultSet {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "not a wrapper for " + iface.getName());
+        return SelfWrapper.unwrap(this, iface);
     }
 
     @Override

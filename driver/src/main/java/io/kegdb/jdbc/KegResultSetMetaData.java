@@ -57,11 +57,7 @@ final class KegResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public boolean isSigned(int column) throws SQLException {
-        return switch (column(column).jdbcType()) {
-            case Types.BIGINT, Types.INTEGER, Types.SMALLINT, Types.TINYINT, Types.DOUBLE, Types.FLOAT, Types.REAL,
-                    Types.DECIMAL, Types.NUMERIC -> true;
-            default -> false;
-        };
+        return ColumnValues.isSigned(column(column).jdbcType());
     }
 
     @Override
@@ -154,10 +150,7 @@ final class KegResultSetMetaData implements ResultSetMetaData {
 
     @Override
     public <T> T unwrap(Class<T> iface) throws SQLException {
-        if (iface.isInstance(this)) {
-            return iface.cast(this);
-        }
-        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "not a wrapper for " + iface.getName());
+        return SelfWrapper.unwrap(this, iface);
     }
 
     @Override
