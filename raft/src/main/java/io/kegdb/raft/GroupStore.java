@@ -72,16 +72,18 @@ final class GroupStore implements KvStore, RaftGroupView {
 
     @Override
     public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
-        checkOpen();
-        return new PagedIterator((from, to, limit) -> page(from, to, limit, false),
-                fromInclusive, toExclusive, false, PAGE_SIZE);
+        return paged(fromInclusive, toExclusive, false);
     }
 
     @Override
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return paged(fromInclusive, toExclusive, true);
+    }
+
+    private KvIterator paged(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
         checkOpen();
-        return new PagedIterator((from, to, limit) -> page(from, to, limit, true),
-                fromInclusive, toExclusive, true, PAGE_SIZE);
+        return new PagedIterator((from, to, limit) -> page(from, to, limit, descending),
+                fromInclusive, toExclusive, descending, PAGE_SIZE);
     }
 
     private List<io.kegdb.engine.KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {

@@ -26,27 +26,28 @@ final class KvRequest implements Serializable {
     /** Reads: serve from the receiving node's state as it is, without a read index round. */
     boolean local;
 
-    static KvRequest write(String group, byte[] batch) {
+    private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
         r.group = group;
-        r.op = WRITE;
+        r.op = op;
+        return r;
+    }
+
+    static KvRequest write(String group, byte[] batch) {
+        KvRequest r = of(group, WRITE);
         r.batch = batch;
         return r;
     }
 
     static KvRequest get(String group, byte[] key, boolean local) {
-        KvRequest r = new KvRequest();
-        r.group = group;
-        r.op = GET;
+        KvRequest r = of(group, GET);
         r.key = key;
         r.local = local;
         return r;
     }
 
     static KvRequest scan(String group, byte[] from, byte[] to, int limit, boolean descending, boolean local) {
-        KvRequest r = new KvRequest();
-        r.group = group;
-        r.op = SCAN;
+        KvRequest r = of(group, SCAN);
         r.from = from;
         r.to = to;
         r.limit = limit;
@@ -56,17 +57,16 @@ final class KvRequest implements Serializable {
     }
 
     static KvRequest stats(String group) {
-        KvRequest r = new KvRequest();
-        r.group = group;
-        r.op = STATS;
-        r.local = true;
-        return r;
+        return localQuery(group, STATS);
     }
 
     static KvRequest status(String group) {
-        KvRequest r = new KvRequest();
-        r.group = group;
-        r.op = STATUS;
+        return localQuery(group, STATUS);
+    }
+
+    /** Node-local queries: answered by the receiving node, never through the leader. */
+    private static KvRequest localQuery(String group, byte op) {
+        KvRequest r = of(group, op);
         r.local = true;
         return r;
     }

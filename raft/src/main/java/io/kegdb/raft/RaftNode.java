@@ -55,7 +55,6 @@ public final class RaftNode implements KvStore, RaftGroupView {
         this.group = options.group();
         this.self = self;
         Path dir = options.dir();
-        Files.createDirectories(dir);
         for (String sub : new String[]{"log", "meta", "snapshot"}) {
             Files.createDirectories(dir.resolve(sub));
         }
@@ -108,10 +107,8 @@ public final class RaftNode implements KvStore, RaftGroupView {
         Transport transport = (target, request, timeoutMs) -> target.equals(self)
                 ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
                 : remote.send(target, request, timeoutMs);
-        GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> {
-            PeerId leader = node.getLeaderId();
-            return leader == null || leader.isEmpty() ? null : leader;
-        }, options.requestTimeout().toMillis());
+        GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> leader(),
+                options.requestTimeout().toMillis());
         this.store = new GroupStore(group, caller, self, options.readConsistency(), this::shutdown);
         LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
     }
@@ -132,12 +129,18 @@ public final class RaftNode implements KvStore, RaftGroupView {
 
     /** This node's view of the group. */
     public RaftStatus status() {
-        PeerId leader = node.getLeaderId();
+        PeerId leader = leader();
         long term = factory.term();
         String role = node.getNodeState().name().replace("STATE_", "");
         return new RaftStatus(self.toString(), group, role, term,
-                leader == null || leader.isEmpty() ? null : leader.toString(), node.getLastCommittedIndex(),
+                leader == null ? null : leader.toString(), node.getLastCommittedIndex(),
                 node.getLastAppliedLogIndex(), factory.firstLogIndex(), node.getLastLogIndex());
+    }
+
+    /** The leader this node knows of, or null while there is none. */
+    private PeerId leader() {
+        PeerId leader = node.getLeaderId();
+        return leader == null || leader.isEmpty() ? null : leader;
     }
 
     @Override

@@ -76,9 +76,7 @@ final class Replica {
             } else if (neverAppended(status)) {
                 answer.complete(notLeader());
             } else {
-                KvResponse r = KvResponse.of(KvResponse.OUTCOME_UNKNOWN, "write " + status);
-                r.leader = leaderHint();
-                answer.complete(r);
+                answer.complete(withLeaderHint(KvResponse.OUTCOME_UNKNOWN, "write " + status));
             }
         }));
         node.apply(task);
@@ -121,13 +119,16 @@ final class Replica {
     }
 
     private KvResponse notLeader() {
-        KvResponse r = KvResponse.of(KvResponse.NOT_LEADER, "node " + node.getNodeId().getPeerId() + " is not the leader");
-        r.leader = leaderHint();
-        return r;
+        return withLeaderHint(KvResponse.NOT_LEADER, "node " + node.getNodeId().getPeerId() + " is not the leader");
     }
 
     private KvResponse unavailable(String message) {
-        KvResponse r = KvResponse.of(KvResponse.UNAVAILABLE, message);
+        return withLeaderHint(KvResponse.UNAVAILABLE, message);
+    }
+
+    /** A refusal that names the leader as this node knows it, so the caller can retry there. */
+    private KvResponse withLeaderHint(byte status, String message) {
+        KvResponse r = KvResponse.of(status, message);
         r.leader = leaderHint();
         return r;
     }
