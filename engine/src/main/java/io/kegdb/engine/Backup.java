@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -42,28 +43,49 @@ final class Backup {
         } finally {
             db.writeLock().unlock();
         }
-        for (Segment s : segments) {
-            Path to = target.resolve(s.path().getFileName());
-            copy(s.path(), to, s == activeSegment ? activeLength : Files.size(s.path()));
-            Path hint = HintFile.pathFor(s);
-            if (s != activeSegment && Files.exists(hint)) {
-                Path hintTo = target.resolve(hint.getFileName());
-                try {
-                    copy(hint, hintTo, Files.size(hint));
-                } catch (java.nio.file.NoSuchFileException raced) {
-                    Files.deleteIfExists(hintTo);
+        List<Path> written = new ArrayList<>();
+        try {
+            for (Segment s : segments) {
+                Path to = target.resolve(s.path().getFileName());
+                copy(s.path(), to, s == activeSegment ? activeLength : Files.size(s.path()), written);
+                Path hint = HintFile.pathFor(s);
+                if (s != activeSegment && Files.exists(hint)) {
+                    Path hintTo = target.resolve(hint.getFileName());
+                    try {
+                        copy(hint, hintTo, Files.size(hint), written);
+                    } catch (java.nio.file.NoSuchFileException raced) {
+                        Files.deleteIfExists(hintTo);
+                    }
                 }
             }
+            Directories.sync(target);
+        } catch (IOException | RuntimeException e) {
+            // A partial copy is no backup: remove it, so the target can be used again once there is room.
+            for (Path p : written) {
+                try {
+                    Files.deleteIfExists(p);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
+                }
+            }
+            throw e;
         }
-        Directories.sync(target);
     }
 
-    private static void copy(Path from, Path to, long length) throws IOException {
+    private static void copy(Path from, Path to, long length, List<Path> written) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            written.add(to);
             long done = 0;
             while (done < length) {
-                long n = in.transferTo(done, length - done, out);
+                long n;
+                try {
+                    n = in.transferTo(done, length - done, out);
+                } catch (IOException e) {
+                    IOException failure = DiskFullException.classify(to, length - done, e);
+                    throw failure != e ? failure
+                            : new IOException(to + ": backup copy of " + from + " failed at offset " + done, e);
+                }
                 if (n <= 0) {
                     throw new IOException(from + ": ended at offset " + done + " while copying " + length + " bytes");
                 }

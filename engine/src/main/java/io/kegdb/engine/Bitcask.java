@@ -269,7 +269,7 @@ public final class Bitcask implements KvStore {
             checkWritable();
             end = appendPut(key, value);
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -293,7 +293,7 @@ public final class Bitcask implements KvStore {
             checkWritable();
             end = appendDelete(key);
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -364,7 +364,7 @@ public final class Bitcask implements KvStore {
                 end = appendBatch(ops, total);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -432,24 +432,30 @@ public final class Bitcask implements KvStore {
         awaitDurable(appended, Durability.SYNC);
     }
 
-    /** The active segment with room for {@code size} more bytes, rolling to a new segment if needed. */
+    /**
+     * The active segment with room for {@code size} more bytes backed by disk space, rolling to a new segment
+     * if needed. Throws (a {@link DiskFullException} on a full disk) with nothing appended; the store stays
+     * consistent and the next write tries again.
+     */
     private SegmentWriter writerFor(long size) throws IOException {
         SegmentWriter w = active;
-        if (w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty())) {
-            return w;
+        if (!(w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty()))) {
+            w = roll(size);
         }
-        if (w.isEmpty()) {
-            // A record larger than a segment gets a segment of its own, sized to fit.
-            return replaceActive(size);
-        }
-        w.seal();
-        groupCommit.markDurable(appended);
-        scheduleHint(w.segment());
-        return replaceActive(size);
+        w.reserve(size);
+        return w;
     }
 
-    private SegmentWriter replaceActive(long size) throws IOException {
+    /** Seals the active segment (unless empty) and starts a new one; a record larger than a segment gets its own. */
+    private SegmentWriter roll(long size) throws IOException {
         SegmentWriter old = active;
+        if (!old.isEmpty() && !old.isSealed()) {
+            // After a failed creation below, the sealed writer stays active (fits() refuses every
+            // write) until a later write manages to create its successor.
+            old.seal();
+            groupCommit.markDurable(appended);
+            scheduleHint(old.segment());
+        }
         long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
         SegmentWriter w = SegmentWriter.create(dir, nextId++, capacity);
         table.add(w.segment());
