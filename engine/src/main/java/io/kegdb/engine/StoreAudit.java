@@ -19,8 +19,11 @@ final class StoreAudit {
     record Region(int from, int to) {
     }
 
-    /** What scanning one segment found. */
-    record SegmentResult(Segment segment, List<Region> dropped, long records) {
+    /**
+     * What scanning one segment found: the regions whose bytes do not count, the committed records, and what
+     * is wrong with its hint file (null if nothing, or if it has none).
+     */
+    record SegmentResult(Segment segment, List<Region> dropped, long records, String hintProblem) {
     }
 
     private final CheckReport.Builder report;
@@ -60,15 +63,13 @@ final class StoreAudit {
                 report.problem(s.path() + ": file is " + Files.size(s.path()) + " bytes, the store reads "
                         + s.length());
             }
-            SegmentResult r = scan(s);
+            String hint = s == active ? null : HintFile.problem(s);
+            if (hint != null) {
+                report.problem(hint);
+            }
+            SegmentResult r = scan(s, hint);
             results.add(r);
             report(r, s == newestPlain);
-            if (s != active) {
-                String hint = HintFile.problem(s);
-                if (hint != null) {
-                    report.problem(hint);
-                }
-            }
             done += s.length();
             report.segments++;
             report.bytesScanned += s.length();
@@ -78,7 +79,7 @@ final class StoreAudit {
         return results;
     }
 
-    private SegmentResult scan(Segment s) {
+    private SegmentResult scan(Segment s, String hintProblem) {
         ByteBuffer buf = s.buffer();
         List<Region> dropped = new ArrayList<>();
         long[] records = {0};
@@ -97,13 +98,13 @@ final class StoreAudit {
             }
         });
         report.recordsScanned += records[0];
-        return new SegmentResult(s, dropped, records[0]);
+        return new SegmentResult(s, dropped, records[0], hintProblem);
     }
 
     private void report(SegmentResult r, boolean mayBeTorn) {
         Segment s = r.segment();
         for (Region d : r.dropped()) {
-            if (mayBeTorn && d.to() == s.length()) {
+            if (mayBeTorn && isTail(s, d)) {
                 if (isZero(s.buffer(), d)) {
                     report.note(s.path() + ": " + (d.to() - d.from()) + " bytes of unwritten space after offset "
                             + d.from() + " (left by a crash; open cuts it)");
@@ -116,6 +117,11 @@ final class StoreAudit {
                         + (d.to() - d.from()) + " bytes; the records there do not count)");
             }
         }
+    }
+
+    /** True if {@code d} runs to the end of the segment: in the newest plain segment, a torn tail. */
+    static boolean isTail(Segment s, Region d) {
+        return d.to() == s.length();
     }
 
     static boolean isZero(ByteBuffer buf, Region r) {
