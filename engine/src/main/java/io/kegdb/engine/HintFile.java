@@ -145,12 +145,12 @@ final class HintFile {
             return path + ": fails its checksum, framing or length check (ignored on open)";
         }
         ByteBuffer buf = segment.buffer();
-        List<int[]> expected;
-        try {
-            expected = lastRecordsByKey(segment, buf, (int) segment.length());
-        } catch (IOException damaged) {
-            return path + ": indexes a damaged segment (" + damaged.getMessage() + ")";
+        SegmentScanner.Result scanned = SegmentScanner.scan(buf, (int) segment.length(), false, (t, o, n) -> { });
+        if (!scanned.clean()) {
+            return path + ": indexes a damaged segment (first damaged record at offset " + scanned.invalidAt()
+                    + "); reads through it reach the damaged records";
         }
+        List<int[]> expected = lastRecordsByKey(segment, buf, (int) segment.length());
         if (c.count() != expected.size()) {
             return path + ": lists " + c.count() + " keys, the segment holds " + expected.size();
         }

@@ -38,7 +38,10 @@ import static org.junit.jupiter.api.Assertions.*;
  */
 class CorruptionFuzzTest {
 
-    private static final int CASES = Boolean.getBoolean("kegdb.stress") ? 3000 : 200;
+    private static final boolean STRESS = Boolean.getBoolean("kegdb.stress");
+    private static final int CASES = STRESS ? 3000 : 200;
+    /** Differently seeded stores the cases are spread over. */
+    private static final int STORES = STRESS ? 6 : 1;
     private static final long TIMEOUT_SECONDS = 30;
     private static ExecutorService worker;
 
@@ -118,36 +121,39 @@ class CorruptionFuzzTest {
     }
 
     private void fuzz(Path tmp) throws Exception {
-        Path pristine = tmp.resolve("pristine");
-        build(pristine, 42);
-        StoreHistory history = StoreHistory.read(pristine);
-        Map<String, byte[]> files = new TreeMap<>();
-        try (DirectoryStream<Path> ds = Files.newDirectoryStream(pristine)) {
-            for (Path f : ds) {
-                String name = f.getFileName().toString();
-                if (name.endsWith(".data") || name.endsWith(".hint")) {
-                    files.put(name, Files.readAllBytes(f));
+        long started = System.nanoTime();
+        for (int store = 0; store < STORES; store++) {
+            Path pristine = tmp.resolve("pristine" + store);
+            build(pristine, 42 + store);
+            StoreHistory history = StoreHistory.read(pristine);
+            Map<String, byte[]> files = new TreeMap<>();
+            try (DirectoryStream<Path> ds = Files.newDirectoryStream(pristine)) {
+                for (Path f : ds) {
+                    String name = f.getFileName().toString();
+                    if (name.endsWith(".data") || name.endsWith(".hint")) {
+                        files.put(name, Files.readAllBytes(f));
+                    }
                 }
             }
-        }
-        assertTrue(files.keySet().stream().filter(n -> n.endsWith(".hint")).count() > 3, files.keySet().toString());
-        long started = System.nanoTime();
-        for (int c = 0; c < CASES; c++) {
-            Path dir = tmp.resolve("case" + c);
-            Files.createDirectories(dir);
-            for (Map.Entry<String, byte[]> f : files.entrySet()) {
-                Files.write(dir.resolve(f.getKey()), f.getValue());
+            assertTrue(files.keySet().stream().filter(n -> n.endsWith(".hint")).count() > 3, files.keySet().toString());
+            for (int c = store * CASES / STORES; c < (store + 1) * CASES / STORES; c++) {
+                Path dir = tmp.resolve("case" + c);
+                Files.createDirectories(dir);
+                for (Map.Entry<String, byte[]> f : files.entrySet()) {
+                    Files.write(dir.resolve(f.getKey()), f.getValue());
+                }
+                StoreHistory.Damage damage = damage(dir, files, new Random(1000L + c));
+                try {
+                    runCase(dir, history, damage);
+                } catch (AssertionError | Exception e) {
+                    throw new AssertionError("case " + c + " of store " + store + " (damage " + describe(damage)
+                            + ") failed: " + e, e);
+                }
+                deleteTree(dir);
             }
-            StoreHistory.Damage damage = damage(dir, files, new Random(1000L + c));
-            try {
-                runCase(dir, history, damage);
-            } catch (AssertionError | Exception e) {
-                throw new AssertionError("case " + c + " (damage " + describe(damage) + ") failed: " + e, e);
-            }
-            deleteTree(dir);
         }
         long ms = (System.nanoTime() - started) / 1_000_000;
-        System.out.println("corruption fuzz: " + CASES + " cases in " + ms + " ms: " + outcomes);
+        System.out.println("corruption fuzz: " + CASES + " cases over " + STORES + " store(s) in " + ms + " ms: " + outcomes);
         int opened = outcomes.getOrDefault("open ok", 0);
         int failed = outcomes.getOrDefault("open failed naming file and offset", 0);
         assertEquals(CASES, opened + failed);
@@ -200,6 +206,12 @@ class CorruptionFuzzTest {
         assertTrue(repaired.ok(), repaired.toString());
         if (!repaired.changes().isEmpty()) {
             count("repair changed files");
+        }
+        for (String change : repaired.changes()) {
+            if (change.contains("segment header")) {
+                count(change.contains("restored from the damaged bytes") ? "segment header restored exactly"
+                        : "segment header rebuilt");
+            }
         }
         timed(() -> {
             try (Bitcask again = Bitcask.open(dir, options())) {

@@ -33,12 +33,18 @@ class MergeCrashPointsTest {
     @Test
     void reopenAfterAKillAtEachMergeStepHasExactlyThePreMergeData() throws Exception {
         TreeMap<String, String> model = MergeStepWriter.workload(SEED, null);
-        Map<MergeStep, Integer> steps = calibrate();
+        List<MergeStep> sequence = new ArrayList<>();
+        Map<MergeStep, Integer> steps = calibrate(sequence);
+        // Inputs with nothing live are deleted before anything is copied; the first input deleted after the
+        // outputs are in use is the one whose order matters (its tombstones must outlive older puts).
+        int deadDeleted = sequence.indexOf(MergeStep.OUTPUT_WRITTEN);
+        int firstCopiedInputDeleted = deadDeleted + 1;
+        assertTrue(firstCopiedInputDeleted < steps.get(MergeStep.INPUT_DELETED), sequence.toString());
         assertTrue(steps.get(MergeStep.OUTPUT_WRITTEN) >= 2, "the data should need more than one merge output: " + steps);
         assertTrue(steps.get(MergeStep.INPUT_DELETED) >= 3, "the merge should have several inputs: " + steps);
         record Point(MergeStep step, int occurrence) {
         }
-        List<Point> points = new ArrayList<>(List.of(
+        java.util.Set<Point> points = new java.util.LinkedHashSet<>(List.of(
                 new Point(MergeStep.OUTPUT_WRITTEN, 1),
                 new Point(MergeStep.HINT_WRITTEN, 1),
                 new Point(MergeStep.OUTPUT_INSTALLED, 1),
@@ -46,6 +52,8 @@ class MergeCrashPointsTest {
                 new Point(MergeStep.OUTPUT_INSTALLED, steps.get(MergeStep.OUTPUT_INSTALLED)),
                 new Point(MergeStep.KEYDIR_MOVED, steps.get(MergeStep.KEYDIR_MOVED)),
                 new Point(MergeStep.INPUT_DELETED, 1),
+                new Point(MergeStep.INPUT_DELETED, firstCopiedInputDeleted),
+                new Point(MergeStep.INPUT_DELETED, firstCopiedInputDeleted + 1),
                 new Point(MergeStep.INPUT_DELETED, steps.get(MergeStep.INPUT_DELETED))));
         for (Point p : points) {
             Path dir = tmp.resolve(p.step() + "-" + p.occurrence());
@@ -60,10 +68,12 @@ class MergeCrashPointsTest {
             }
             assertReopensWithExactly(dir, model, p.toString());
         }
+        System.out.println("merge crash points: " + points.size() + " kill -9 at " + points + " of a merge with steps "
+                + steps + "; every reopen had exactly the pre-merge " + model.size() + " keys");
     }
 
     /** Runs the same workload and merge here, counting how often each step happens. */
-    private Map<MergeStep, Integer> calibrate() throws Exception {
+    private Map<MergeStep, Integer> calibrate(List<MergeStep> sequence) throws Exception {
         Map<MergeStep, Integer> counts = new EnumMap<>(MergeStep.class);
         try (Bitcask db = Bitcask.open(tmp.resolve("calibrate"), MergeStepWriter.options())) {
             MergeStepWriter.workload(SEED, db);
@@ -71,6 +81,7 @@ class MergeCrashPointsTest {
                 @Override
                 public void mergeStep(MergeStep step, String file) {
                     counts.merge(step, 1, Integer::sum);
+                    sequence.add(step);
                 }
             });
         }

@@ -28,7 +28,7 @@ public final class MergeStepWriter {
     }
 
     static BitcaskOptions options() {
-        return BitcaskOptions.builder().segmentSize(16 << 10).mergeInterval(Duration.ZERO).build();
+        return BitcaskOptions.builder().segmentSize(8 << 10).mergeInterval(Duration.ZERO).build();
     }
 
     /** The data set: 3000 writes over 300 keys, a sixth of them deletes; returns the expected contents. */
