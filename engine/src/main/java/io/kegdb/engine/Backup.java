@@ -18,10 +18,12 @@ final class Backup {
 
     private final Bitcask db;
     private final Path target;
+    private final MaintenanceListener listener;
 
-    Backup(Bitcask db, Path target) {
+    Backup(Bitcask db, Path target, MaintenanceListener listener) {
         this.db = db;
         this.target = target;
+        this.listener = listener;
     }
 
     void run() throws IOException {
@@ -43,11 +45,20 @@ final class Backup {
         } finally {
             db.writeLock().unlock();
         }
+        long total = 0;
+        for (Segment s : segments) {
+            total += s == activeSegment ? activeLength : s.length();
+        }
+        long done = 0;
+        int copied = 0;
+        listener.progress(0, total, 0, segments.size());
         List<Path> written = new ArrayList<>();
         try {
             for (Segment s : segments) {
                 Path to = target.resolve(s.path().getFileName());
-                copy(s.path(), to, s == activeSegment ? activeLength : Files.size(s.path()), written);
+                long length = s == activeSegment ? activeLength : Files.size(s.path());
+                copy(s.path(), to, length, written);
+                done += length;
                 Path hint = HintFile.pathFor(s);
                 if (s != activeSegment && Files.exists(hint)) {
                     Path hintTo = target.resolve(hint.getFileName());
@@ -57,6 +68,7 @@ final class Backup {
                         Files.deleteIfExists(hintTo);
                     }
                 }
+                listener.progress(done, total, ++copied, segments.size());
             }
             Directories.sync(target);
         } catch (IOException | RuntimeException e) {
