@@ -90,22 +90,17 @@ final class CrashOracle {
         return Map.copyOf(engine);
     }
 
-    int engineKeys() {
-        return engine.size();
+    /**
+     * Checks the reopened engine store; {@code inFlight} (may be null) is the unacknowledged operation.
+     * Returns whether that operation turned out to have taken effect.
+     */
+    boolean checkEngine(Map<String, String> observed, Op inFlight) {
+        return reconcile("store", engine, observed, inFlight == null ? Map.of() : inFlight.engine(), inFlight);
     }
 
-    int sqlRows() {
-        return sql.size();
-    }
-
-    /** Checks the reopened engine store; {@code inFlight} (may be null) is the unacknowledged operation. */
-    void checkEngine(Map<String, String> observed, Op inFlight) {
-        reconcile("store", engine, observed, inFlight == null ? Map.of() : inFlight.engine(), inFlight);
-    }
-
-    /** Checks the reopened SQL store. */
-    void checkSql(Map<String, String> observed, Op inFlight) {
-        reconcile("SQL table KV", sql, observed, inFlight == null ? Map.of() : inFlight.sql(), inFlight);
+    /** Checks the reopened SQL store, like {@link #checkEngine}. */
+    boolean checkSql(Map<String, String> observed, Op inFlight) {
+        return reconcile("SQL table KV", sql, observed, inFlight == null ? Map.of() : inFlight.sql(), inFlight);
     }
 
     /** Checks a backup against the expected image taken when it started. */
@@ -118,7 +113,7 @@ final class CrashOracle {
      * acknowledged write, an undone delete, or a row that was never committed); the in-flight change must be
      * all there or not at all, and the expectation adopts what is there.
      */
-    private static void reconcile(String what, Map<String, String> expected, Map<String, String> observed,
+    private static boolean reconcile(String what, Map<String, String> expected, Map<String, String> observed,
                                   Map<String, String> change, Op inFlight) {
         TreeSet<String> keys = new TreeSet<>(expected.keySet());
         keys.addAll(observed.keySet());
@@ -133,7 +128,7 @@ final class CrashOracle {
             }
         }
         if (change.isEmpty()) {
-            return;
+            return false;
         }
         boolean before = change.keySet().stream().allMatch(k -> Objects.equals(expected.get(k), observed.get(k)));
         boolean after = change.entrySet().stream().allMatch(e -> Objects.equals(e.getValue(), observed.get(e.getKey())));
@@ -144,9 +139,11 @@ final class CrashOracle {
         if (after) {
             applyTo(expected, change);
         }
+        return after && !before;
     }
 
     private static String brief(String v) {
-        return v == null ? "absent" : v.length() <= 40 ? "'" + v + "'" : "'" + v.substring(0, 40) + "...'";
+        return v == null ? "absent" : v.length() <= 40 ? "'" + v + "'"
+                : "'" + v.substring(0, 40) + "...' (" + v.length() + " chars)";
     }
 }
