@@ -57,6 +57,8 @@ public final class Bitcask implements KvStore {
     private int nextId;
     private volatile long merges;
     private volatile boolean closed;
+    /** The first fsync failure; from then on the store refuses writes (see {@link #forceActive}). */
+    private volatile IOException syncFailure;
 
     private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
             throws IOException {
@@ -452,7 +454,12 @@ public final class Bitcask implements KvStore {
         if (!old.isEmpty() && !old.isSealed()) {
             // After a failed creation below, the sealed writer stays active (fits() refuses every
             // write) until a later write manages to create its successor.
-            old.seal();
+            try {
+                old.seal();
+            } catch (IOException e) {
+                syncFailure = e;
+                throw e;
+            }
             groupCommit.markDurable(appended);
             scheduleHint(old.segment());
         }
@@ -494,11 +501,30 @@ public final class Bitcask implements KvStore {
         try {
             groupCommit.await(end, () -> {
                 long covered = appended;
-                active.force();
+                forceActive();
                 return covered;
             });
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": fsync failed", e);
+            throw new UncheckedIOException(dir + ": fsync failed; the write is not durable", e);
+        }
+    }
+
+    /**
+     * fsync of the active segment. After one failure no later fsync of this store is trusted: the kernel
+     * may have dropped the dirty pages it could not write and report the next fsync as a success, so a
+     * later acknowledgement could cover lost bytes. Every later sync and write fails until the store is
+     * reopened, which reads back what really is in the file.
+     */
+    private void forceActive() throws IOException {
+        IOException failed = syncFailure;
+        if (failed != null) {
+            throw new IOException(dir + ": an earlier fsync failed; reopen the store", failed);
+        }
+        try {
+            active.force();
+        } catch (IOException e) {
+            syncFailure = e;
+            throw e;
         }
     }
 
@@ -532,6 +558,11 @@ public final class Bitcask implements KvStore {
         checkOpen();
         if (options.readOnly()) {
             throw new IllegalStateException(dir + ": store is open read-only");
+        }
+        IOException failed = syncFailure;
+        if (failed != null) {
+            throw new UncheckedIOException(new IOException(dir + ": an earlier fsync failed ("
+                    + failed.getMessage() + "); the store refuses writes until it is reopened", failed));
         }
     }
 
@@ -742,7 +773,12 @@ public final class Bitcask implements KvStore {
                 return;
             }
             closed = true;
-            if (active != null) {
+            if (active != null && syncFailure != null) {
+                // What is in memory may not be on disk: write nothing more (no truncation, no hint) and let
+                // the next open recover from the file as it really is.
+                LOG.log(Level.WARNING, dir + ": closing without a final sync after an fsync failure", syncFailure);
+                active.closeQuietly();
+            } else if (active != null) {
                 active.seal();
                 groupCommit.markDurable(appended);
                 // With a hint for every segment, the next open bulk-loads the keydir without reading data.
@@ -807,7 +843,7 @@ public final class Bitcask implements KvStore {
 
     /** Makes every byte appended so far durable; callers hold the write lock. */
     void syncActive() throws IOException {
-        active.force();
+        forceActive();
         groupCommit.markDurable(appended);
     }
 

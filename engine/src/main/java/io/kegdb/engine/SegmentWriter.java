@@ -26,6 +26,9 @@ final class SegmentWriter {
     /** Bytes below this offset are backed by allocated disk space; appends stay below it. */
     private long allocated;
     private boolean sealed;
+    /** Set by tests to make fsyncs of this segment fail, as a failing disk would. */
+    private volatile IOException injectedSyncFailure;
+    private volatile boolean injectOnce;
 
     private SegmentWriter(Segment segment, FileChannel channel, MappedByteBuffer map, int position) {
         this.segment = segment;
@@ -176,7 +179,7 @@ final class SegmentWriter {
     /** fdatasync: everything appended so far is durable. A sealed or closed writer was already synced. */
     void force() throws IOException {
         try {
-            channel.force(false);
+            sync(false);
         } catch (ClosedChannelException alreadySealed) {
             // seal() and close() force before closing the channel
         }
@@ -187,11 +190,31 @@ final class SegmentWriter {
         if (sealed) {
             return;
         }
-        channel.force(false);
+        sync(false);
         channel.truncate(position);
-        channel.force(true);
+        sync(true);
         channel.close();
         sealed = true;
+    }
+
+    private void sync(boolean metadata) throws IOException {
+        IOException injected = injectedSyncFailure;
+        if (injected != null) {
+            if (injectOnce) {
+                injectedSyncFailure = null;
+            }
+            throw injected;
+        }
+        channel.force(metadata);
+    }
+
+    /**
+     * Test hook: the next fsync of this segment throws {@code failure}, and with {@code once} false every
+     * later one too ({@code once} true is the kernel that reports the next fsync as a success).
+     */
+    void failSyncsWith(IOException failure, boolean once) {
+        injectOnce = once;
+        injectedSyncFailure = failure;
     }
 
     /** Closes without truncating (read-only use or failure paths). */
