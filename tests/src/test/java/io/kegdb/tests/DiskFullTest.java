@@ -49,6 +49,8 @@ class DiskFullTest {
             try (Bitcask db = Bitcask.open(dir, opts)) {
                 acked = fillUntilFull(db, 0);
                 assertTrue(acked > 1000, "a 4 MiB filesystem took only " + acked + " writes");
+                System.out.printf("disk full (engine): %d SYNC puts of %d B acknowledged on a 4 MiB tmpfs before"
+                        + " the first DiskFullException%n", acked, VALUE_SIZE);
                 assertAllReadable(db, acked);
                 // A batch fails whole, a delete fails, the store still reads.
                 WriteBatch batch = new WriteBatch().put(key(-1), value(-1)).put(key(-2), value(-2));
@@ -130,6 +132,8 @@ class DiskFullTest {
                     }
                     assertNotNull(full, "the filesystem never filled up");
                     assertEquals("53100", full.getSQLState(), full.toString());
+                    System.out.printf("disk full (JDBC): %d INSERTs committed on a 4 MiB tmpfs, then SQLState %s: %s%n",
+                            acked, full.getSQLState(), full.getMessage());
                     assertEquals(acked, count(s), "the failed INSERT changed the table");
                     // An explicit transaction fails at commit, whole, and the connection goes on.
                     c.setAutoCommit(false);
