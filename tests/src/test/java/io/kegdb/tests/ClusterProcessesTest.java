@@ -202,26 +202,31 @@ class ClusterProcessesTest {
 
             Map<Outcome, Long> insertCounts = count(inserts);
             Map<Outcome, Long> incCounts = count(increments);
-            System.out.printf("ClusterProcessesTest: %d rounds; inserts %s; increments %s; %s%n", ROUNDS,
-                    insertCounts, incCounts, log);
 
             // every node on its own (local reads), once it applied the last acknowledged insert
             long lastInsert = inserts.entrySet().stream().filter(e -> e.getValue() == Outcome.ACKNOWLEDGED)
                     .mapToLong(Map.Entry::getKey).max().orElseThrow();
             long counter = -1;
+            long unknownInsertsApplied = -1;
             for (String node : nodes) {
                 try (Connection local = DriverManager.getConnection("jdbc:kegdb:raft://" + node + "/" + GROUP
                         + "?readConsistency=local&raft.timeout=20s")) {
                     awaitKey(local, "w" + lastInsert, node);
-                    checkInserts(local, inserts, node);
+                    long applied = checkInserts(local, inserts, node);
                     long nodeCounter = checkIncrements(local, increments, node);
                     if (counter >= 0) {
                         assertEquals(counter, nodeCounter, "counter on " + node + " agrees with the others");
+                        assertEquals(unknownInsertsApplied, applied, "the same inserts on " + node);
                     }
                     counter = nodeCounter;
+                    unknownInsertsApplied = applied;
                 }
             }
-            assertTrue(counter >= incCounts.getOrDefault(Outcome.ACKNOWLEDGED, 0L), "counter " + counter);
+            long ackedIncrements = incCounts.getOrDefault(Outcome.ACKNOWLEDGED, 0L);
+            assertTrue(counter >= ackedIncrements, "counter " + counter);
+            System.out.printf("ClusterProcessesTest: %d rounds; inserts %s, %d of the unknown applied; increments %s,"
+                    + " %d of the unknown applied; %s%n", ROUNDS, insertCounts, unknownInsertsApplied, incCounts,
+                    counter - ackedIncrements, log);
         }
     }
 
@@ -248,8 +253,8 @@ class ClusterProcessesTest {
         return counts;
     }
 
-    /** Acknowledged inserts are all there; inserts that failed with 08006 are not. */
-    private static void checkInserts(Connection c, Map<Long, Outcome> inserts, String node) throws SQLException {
+    /** Acknowledged inserts are all there, inserts that failed with 08006 are not; returns the unknown ones there. */
+    private static long checkInserts(Connection c, Map<Long, Outcome> inserts, String node) throws SQLException {
         Set<String> keys = new HashSet<>();
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT K, V FROM KV")) {
             while (rs.next()) {
@@ -258,13 +263,16 @@ class ClusterProcessesTest {
                 keys.add(k);
             }
         }
-        inserts.forEach((n, outcome) -> {
-            if (outcome == Outcome.ACKNOWLEDGED) {
-                assertTrue(keys.contains("w" + n), "acknowledged insert w" + n + " missing on " + node);
-            } else if (outcome == Outcome.NOT_WRITTEN) {
-                assertTrue(!keys.contains("w" + n), "insert w" + n + " failed with 08006 yet is on " + node);
+        long unknownApplied = 0;
+        for (Map.Entry<Long, Outcome> e : inserts.entrySet()) {
+            boolean there = keys.contains("w" + e.getKey());
+            switch (e.getValue()) {
+                case ACKNOWLEDGED -> assertTrue(there, "acknowledged insert w" + e.getKey() + " missing on " + node);
+                case NOT_WRITTEN -> assertTrue(!there, "insert w" + e.getKey() + " failed with 08006 yet is on " + node);
+                case UNKNOWN -> unknownApplied += there ? 1 : 0;
             }
-        });
+        }
+        return unknownApplied;
     }
 
     /** The counter and its rows agree, no operation appears twice, acknowledged ones once; returns the counter. */
