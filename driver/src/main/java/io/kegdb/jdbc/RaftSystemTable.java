@@ -9,12 +9,10 @@ import java.util.List;
 
 /**
  * {@code SYS.RAFT}: one row per node of the Raft group, each as that node answers for itself (see
- * {@link RaftGroupView#members()}). A node that did not answer has role {@code UNREACHABLE} and nulls in the
- * other columns.
+ * {@link RaftGroupView#members()}). A node that did not answer has role {@link RaftStatus#UNREACHABLE} and
+ * nulls in the other columns.
  */
 final class RaftSystemTable implements SystemTableSource {
-
-    private static final String UNREACHABLE = "UNREACHABLE";
 
     private final RaftGroupView group;
 
@@ -44,7 +42,7 @@ final class RaftSystemTable implements SystemTableSource {
     public List<Object[]> rows() {
         List<Object[]> rows = new ArrayList<>();
         for (RaftStatus s : group.members()) {
-            boolean known = !UNREACHABLE.equals(s.role());
+            boolean known = s.answered();
             rows.add(new Object[] {s.node(), s.role(), known ? s.term() : null, s.leader(),
                 known ? s.commitIndex() : null, known ? s.appliedIndex() : null,
                 known ? s.firstLogIndex() : null, known ? s.lastLogIndex() : null});

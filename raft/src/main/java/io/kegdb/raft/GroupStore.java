@@ -25,8 +25,6 @@ import java.util.TreeMap;
 final class GroupStore implements KvStore, RaftGroupView {
 
     static final int PAGE_SIZE = 512;
-    /** The role of a node that did not answer a status request. */
-    static final String UNREACHABLE = "UNREACHABLE";
     private static final long STATUS_TIMEOUT_MS = 1000;
 
     private final String group;
@@ -167,7 +165,7 @@ final class GroupStore implements KvStore, RaftGroupView {
     }
 
     private RaftStatus unreachable(PeerId peer) {
-        return new RaftStatus(peer.toString(), group, UNREACHABLE, -1, null, -1, -1, -1, -1);
+        return new RaftStatus(peer.toString(), group, RaftStatus.UNREACHABLE, -1, null, -1, -1, -1, -1);
     }
 
     @Override
