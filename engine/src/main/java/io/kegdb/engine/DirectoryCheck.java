@@ -73,6 +73,7 @@ final class DirectoryCheck {
             Path f = paths.get(i);
             long size;
             try {
+                Location.checkSegmentId(SegmentFiles.id(f), f);
                 size = SegmentFiles.size(f);
             } catch (IOException e) {
                 report.problem(e.getMessage());

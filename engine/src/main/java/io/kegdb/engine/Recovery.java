@@ -130,7 +130,7 @@ final class Recovery {
                 }
                 throw e;
             }
-            segments.add(new Segment(SegmentFiles.id(f), f, header, size, null));
+            segments.add(new Segment(Location.checkSegmentId(SegmentFiles.id(f), f), f, header, size, null));
         }
         return segments;
     }

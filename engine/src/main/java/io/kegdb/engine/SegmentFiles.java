@@ -54,11 +54,12 @@ final class SegmentFiles {
         return head.flip();
     }
 
-    /** The file's size, checked against the 2 GiB a segment can hold. */
+    /** The file's size, checked against the most a segment can hold. */
     static long size(Path file) throws IOException {
         long size = Files.size(file);
-        if (size > Integer.MAX_VALUE) {
-            throw new IOException(file + ": segment of " + size + " bytes exceeds the 2 GiB limit");
+        if (size > BitcaskOptions.MAX_SEGMENT_SIZE) {
+            throw new IOException(file + ": segment of " + size + " bytes exceeds the limit of "
+                    + BitcaskOptions.MAX_SEGMENT_SIZE + " bytes");
         }
         return size;
     }

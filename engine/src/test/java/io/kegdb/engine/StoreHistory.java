@@ -23,7 +23,7 @@ final class StoreHistory {
      * One committed record. {@code [from, to)} is what must be intact for it to count: the record itself, or
      * its whole batch (members and commit record).
      */
-    record Rec(String file, int from, int to, boolean tombstone, String value) {
+    record Rec(String file, int from, int to, int recordFrom, int recordTo, boolean tombstone, String value) {
     }
 
     /** Damaged byte ranges per file name; a range touching bytes 0..23 of a data file damages its header. */
@@ -41,6 +41,16 @@ final class StoreHistory {
                 }
             }
             return headerDamaged(r.file());
+        }
+
+        /** True if the record's own bytes are damaged (whatever the rest of its batch). */
+        boolean hitsOwnBytes(Rec r) {
+            for (int[] d : ranges.getOrDefault(r.file(), List.of())) {
+                if (d[0] < r.recordTo() && r.recordFrom() < d[1]) {
+                    return true;
+                }
+            }
+            return false;
         }
 
         boolean headerDamaged(String file) {
@@ -109,7 +119,8 @@ final class StoreHistory {
         b.get(at + RecordFormat.HEADER_SIZE + keyLen, value);
         boolean tombstone = RecordFormat.isDelete(RecordFormat.type(b, at));
         byKey.computeIfAbsent(new String(key, StandardCharsets.UTF_8), k -> new ArrayList<>())
-                .add(new Rec(file, from, to, tombstone, tombstone ? null : new String(value, StandardCharsets.UTF_8)));
+                .add(new Rec(file, from, to, at, at + RecordFormat.size(keyLen, valueLen), tombstone,
+                        tombstone ? null : new String(value, StandardCharsets.UTF_8)));
     }
 
     /** The key's value in the undamaged store (null: absent). */
@@ -127,6 +138,31 @@ final class StoreHistory {
             }
         }
         return v;
+    }
+
+    /**
+     * What a plain open of the damaged store may show for the key (null: absent): its value; its value once
+     * the damaged records are dropped; or the value of an intact record newer than that one. The last case
+     * is a batch member whose own bytes are intact, found through a hint although another part of its
+     * batch is damaged, after newer records of the key were lost (a cut tail): a value that was committed.
+     */
+    java.util.Set<String> acceptableAfterOpen(String key, Damage damage) {
+        java.util.Set<String> ok = new java.util.HashSet<>();
+        ok.add(truth(key));
+        ok.add(survivor(key, damage));
+        List<Rec> recs = byKey.getOrDefault(key, List.of());
+        int survivorAt = -1;
+        for (int i = 0; i < recs.size(); i++) {
+            if (!damage.hits(recs.get(i))) {
+                survivorAt = i;
+            }
+        }
+        for (int i = survivorAt + 1; i < recs.size(); i++) {
+            if (!damage.hitsOwnBytes(recs.get(i))) {
+                ok.add(recs.get(i).value());
+            }
+        }
+        return ok;
     }
 
     boolean touched(String key, Damage damage) {
