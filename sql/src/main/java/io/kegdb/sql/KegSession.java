@@ -105,17 +105,16 @@ final class KegSession implements SqlSession {
             }
             return 1;
         }
-        if (transaction.get(key) != null) {
+        if (!transaction.insertIfAbsent(key, value)) {
             throw KvModifier.duplicate(def, keyValue);
         }
-        transaction.insert(key, value);
         return 1;
     }
 
     /** UPSERT ({@code onlyIfExists} false) or UPDATE by key of one row; returns rows changed. */
     long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
         checkWritable();
-        if (onlyIfExists && view().get(key) == null) {
+        if (onlyIfExists && !view().contains(key)) {
             return 0;
         }
         if (autoCommit) {
@@ -131,7 +130,7 @@ final class KegSession implements SqlSession {
         if (autoCommit) {
             return store.delete(key, durability) ? 1 : 0;
         }
-        if (transaction.get(key) == null) {
+        if (!transaction.contains(key)) {
             return 0;
         }
         transaction.delete(key);

@@ -83,11 +83,9 @@ final class KvModifier implements Function2<DataContext, Enumerable<Object[]>, E
     }
 
     private void insert(Overlay writes, Object key, byte[] value) throws SqlError {
-        byte[] k = def.key(key);
-        if (writes.get(k) != null) {
+        if (!writes.insertIfAbsent(def.key(key), value)) {
             throw duplicate(def, key);
         }
-        writes.insert(k, value);
     }
 
     static SqlError duplicate(TableDef def, Object key) {
