@@ -36,19 +36,20 @@ final class KegSession implements SqlSession {
     }
 
     @Override
-    public SqlStatement prepare(String sql) throws SqlError {
+    public SqlStatement prepare(String sql, Deadline deadline) throws SqlError {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(deadline, "deadline");
         try {
-            return new KegStatement(this, sql, database.plan(sql, schema));
+            return new KegStatement(this, sql, database.plan(sql, schema, deadline));
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
     }
 
-    Plan replan(String sql) throws SqlError {
+    Plan replan(String sql, Deadline deadline) throws SqlError {
         checkOpen();
-        return database.plan(sql, schema);
+        return database.plan(sql, schema, deadline);
     }
 
     @Override
@@ -56,7 +57,8 @@ final class KegSession implements SqlSession {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
         try {
-            return database.plan(sql, schema).execute(this, List.of(), 0);
+            Deadline none = Deadline.none();
+            return database.plan(sql, schema, none).execute(this, List.of(), 0, none);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

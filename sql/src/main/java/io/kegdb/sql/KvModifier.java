@@ -35,6 +35,7 @@ final class KvModifier implements Function2<DataContext, Enumerable<Object[]>, E
             long count = 0;
             try (Enumerator<Object[]> e = rows.enumerator()) {
                 while (e.moveNext()) {
+                    ctx.checkRow();
                     apply(writes, e.current());
                     count++;
                 }
