@@ -67,7 +67,8 @@ class KegStatement implements Statement {
         return run(prepared, params, expect, ownsPrepared, startDeadline());
     }
 
-    private boolean run(SqlStatement prepared, List<?> params, Expect expect, boolean ownsPrepared, Deadline limit)
+    /** {@link #run(SqlStatement, List, Expect, boolean)} under a deadline shared by several runs (a batch). */
+    final boolean run(SqlStatement prepared, List<?> params, Expect expect, boolean ownsPrepared, Deadline limit)
             throws SQLException {
         closeCurrentResult();
         updateCount = -1;

@@ -144,7 +144,7 @@ final class JdbcWorkloads {
 
     /** Point selects through one prepared statement per thread, on random keys. */
     double preparedPointSelects(int threads, int perThread) throws Exception {
-        pointSelectsOn(1, Math.max(1, perThread / 10), 99); // warm up: JIT, plan caches
+        pointSelectsOn(1, warmUp(perThread), 99); // warm up: JIT, plan caches
         long start = System.nanoTime();
         pointSelectsOn(threads, perThread, 7);
         return perSecond((long) threads * perThread, start);
@@ -181,7 +181,7 @@ final class JdbcWorkloads {
 
     /** Point selects with the key as a literal in new SQL text each time, as a console or an ORM without caching. */
     double adHocPointSelects(int count) throws SQLException {
-        adHoc(Math.max(1, count / 10), 98);
+        adHoc(warmUp(count), 98);
         long start = System.nanoTime();
         adHoc(count, 8);
         return perSecond(count, start);
@@ -203,6 +203,14 @@ final class JdbcWorkloads {
         if (!rs.next() || !data.values[k].equals(rs.getString(1))) {
             throw new IllegalStateException("wrong or missing row for " + data.keys[k]);
         }
+    }
+
+    /**
+     * Untimed operations before a timed read workload: a tenth of it, at least 20,000 (the JVM databases
+     * compile their hot paths meanwhile), but never more than the workload itself.
+     */
+    private static int warmUp(int ops) {
+        return Math.max(1, Math.min(ops, Math.max(ops / 10, 20_000)));
     }
 
     private static double perSecond(long ops, long startNanos) {
