@@ -6,9 +6,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -16,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.nio.ByteBuffer;
 
 /**
  * A Bitcask store: append-only data segments on disk and an in-memory keydir that maps every live key to
@@ -155,6 +152,14 @@ public final class Bitcask implements KvStore {
             }
         }
         throw new IllegalStateException(dir + ": the keydir keeps pointing at merged-away segments");
+    }
+
+    /** One keydir lookup: no segment is read. */
+    @Override
+    public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return keyDir.get(key) != KeyDir.NONE;
     }
 
     /** Every live key, in key order (go-bitcask's ListKeys). */
@@ -403,25 +408,25 @@ public final class Bitcask implements KvStore {
 
     /** Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch). */
     private void checkAbsent(List<WriteBatch.Op> ops) {
-        Map<ByteBuffer, Boolean> inBatch = null;
-        for (WriteBatch.Op op : ops) {
-            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
-                if (inBatch == null) {
-                    inBatch = new HashMap<>();
-                    for (WriteBatch.Op earlier : ops) {
-                        if (earlier == op) {
-                            break;
-                        }
-                        inBatch.put(ByteBuffer.wrap(earlier.key()), earlier.value() != null);
-                    }
-                }
-                Boolean present = inBatch.get(ByteBuffer.wrap(op.key()));
-                if (present == null ? keyDir.get(op.key()) != KeyDir.NONE : present) {
-                    throw new KeyExistsException(op.key());
+        BatchKeys seen = null;
+        for (int i = 0; i < ops.size(); i++) {
+            WriteBatch.Op op = ops.get(i);
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT && seen == null) {
+                // Earlier operations only matter once there is something to check against them.
+                seen = new BatchKeys(ops);
+                for (int j = 0; j < i; j++) {
+                    seen.record(j);
                 }
             }
-            if (inBatch != null) {
-                inBatch.put(ByteBuffer.wrap(op.key()), op.value() != null);
+            if (seen == null) {
+                continue;
+            }
+            int earlier = seen.record(i);
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
+                boolean present = earlier >= 0 ? ops.get(earlier).value() != null : keyDir.get(op.key()) != KeyDir.NONE;
+                if (present) {
+                    throw new KeyExistsException(op.key());
+                }
             }
         }
     }
