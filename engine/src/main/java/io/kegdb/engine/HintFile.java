@@ -8,9 +8,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.zip.CRC32C;
 
 /**
@@ -32,6 +30,7 @@ final class HintFile {
     private static final byte[] MAGIC = {'K', 'E', 'G', 'D', 'B', 'H', 'N', 'T'};
     private static final int HEADER = 8 + 2 + 2 + 8 + 4;
     private static final int ENTRY_HEADER = 2 + 1 + 4 + 4;
+    private static final int WRITE_BUFFER = 64 << 10;
 
     private HintFile() {
     }
@@ -44,31 +43,39 @@ final class HintFile {
     static void write(Segment segment) throws IOException {
         ByteBuffer buf = segment.buffer();
         int limit = (int) segment.length();
-        List<int[]> last = lastRecordsByKey(segment, buf, limit);
+        LastRecords last = lastRecordsByKey(segment, buf, limit);
         long bytes = HEADER + 4;
-        for (int[] r : last) {
-            bytes += ENTRY_HEADER + RecordFormat.keyLength(buf, r[0]);
+        for (int i = 0; i < last.count(); i++) {
+            bytes += ENTRY_HEADER + RecordFormat.keyLength(buf, last.offset(i));
         }
         if (bytes > Integer.MAX_VALUE) {
             throw new IOException(segment.path() + ": hint would exceed 2 GiB");
         }
-        ByteBuffer out = ByteBuffer.allocate((int) bytes);
-        out.put(MAGIC).putShort((short) 1).putShort((short) 0).putLong(limit).putInt(last.size());
-        for (int[] r : last) {
-            int keyLen = RecordFormat.keyLength(buf, r[0]);
-            out.putShort((short) keyLen);
-            out.put(RecordFormat.isDelete(RecordFormat.type(buf, r[0])) ? (byte) 1 : (byte) 0);
-            out.putInt(r[0]).putInt(r[1]);
-            out.put(buf.slice(r[0] + RecordFormat.HEADER_SIZE, keyLen));
-        }
-        CRC32C crc = new CRC32C();
-        crc.update(out.array(), 0, out.position());
-        out.putInt((int) crc.getValue());
-        out.flip();
         Path target = pathFor(segment);
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+        // Streamed through a small buffer: a hint is written after every roll, while writers keep going, and
+        // holding it whole would add tens of MiB to the heap each time.
         try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
+            CRC32C crc = new CRC32C();
+            ByteBuffer out = ByteBuffer.allocate(WRITE_BUFFER);
+            out.put(MAGIC).putShort((short) 1).putShort((short) 0).putLong(limit).putInt(last.count());
+            for (int i = 0; i < last.count(); i++) {
+                int offset = last.offset(i);
+                int keyLen = RecordFormat.keyLength(buf, offset);
+                if (out.remaining() < ENTRY_HEADER + keyLen) {
+                    drain(out, ch, crc);
+                    if (out.remaining() < ENTRY_HEADER + keyLen) {
+                        out = ByteBuffer.allocate(ENTRY_HEADER + keyLen);
+                    }
+                }
+                out.putShort((short) keyLen);
+                out.put(RecordFormat.isDelete(RecordFormat.type(buf, offset)) ? (byte) 1 : (byte) 0);
+                out.putInt(offset).putInt(last.size(i));
+                out.put(buf.slice(offset + RecordFormat.HEADER_SIZE, keyLen));
+            }
+            drain(out, ch, crc);
+            out.putInt((int) crc.getValue()).flip();
             while (out.hasRemaining()) {
                 ch.write(out);
             }
@@ -76,20 +83,42 @@ final class HintFile {
         } catch (IOException e) {
             // On a full disk the partial hint would only hold space the data needs; open rescans instead.
             Files.deleteIfExists(tmp);
-            throw DiskFullException.classify(tmp, out.remaining(), e);
+            throw DiskFullException.classify(tmp, bytes, e);
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.sync(target.getParent());
     }
 
+
+    /** Writes what {@code out} holds, adds it to the checksum, and empties it. */
+    private static void drain(ByteBuffer out, FileChannel ch, CRC32C crc) throws IOException {
+        crc.update(out.array(), 0, out.position());
+        out.flip();
+        while (out.hasRemaining()) {
+            ch.write(out);
+        }
+        out.clear();
+    }
+
+    /** The last committed record of every key of a segment, in ascending key order. */
+    record LastRecords(int[] offsets, int[] sizes, int count) {
+        int offset(int i) {
+            return offsets[i];
+        }
+
+        int size(int i) {
+            return sizes[i];
+        }
+    }
+
     /**
-     * {offset, size} of the last committed record of every key in the segment's data up to {@code limit}, in
-     * ascending key order: what the hint lists.
+     * The last committed record of every key in the segment's data up to {@code limit}, in ascending key
+     * order: what the hint lists.
      *
      * @throws IOException naming the file and offset if the data is damaged: a hint of the records before the
      *                     damage would let a later open skip the rest of the segment silently
      */
-    static List<int[]> lastRecordsByKey(Segment segment, ByteBuffer buf, int limit) throws IOException {
+    static LastRecords lastRecordsByKey(Segment segment, ByteBuffer buf, int limit) throws IOException {
         int[][] found = {new int[1024], new int[1024]};
         int[] n = {0};
         SegmentScanner.Result scanned = SegmentScanner.scan(buf, limit, false, (type, offset, size) -> {
@@ -109,30 +138,35 @@ final class HintFile {
         int count = n[0];
         // Sort record indexes by key, then file position; an 8-byte key prefix settles most comparisons.
         long[] prefix = new long[count];
+        int[] order = new int[count];
         for (int i = 0; i < count; i++) {
             prefix[i] = keyPrefix(buf, offsets[i]);
-        }
-        Integer[] order = new Integer[count];
-        for (int i = 0; i < count; i++) {
             order[i] = i;
         }
-        Arrays.sort(order, (x, y) -> {
+        IndexSort.sort(order, count, (x, y) -> {
             int c = Long.compareUnsigned(prefix[x], prefix[y]);
             if (c == 0) {
                 c = compareKeys(buf, offsets[x], offsets[y]);
             }
             return c != 0 ? c : Integer.compare(offsets[x], offsets[y]);
         });
-        List<int[]> last = new ArrayList<>();
+        // Keep the last record of each run of equal keys; the kept ones are compacted into order's prefix.
+        int kept = 0;
         for (int i = 0; i < count; i++) {
             int x = order[i];
             if (i + 1 < count && prefix[x] == prefix[order[i + 1]]
                     && compareKeys(buf, offsets[x], offsets[order[i + 1]]) == 0) {
                 continue; // a newer record of the same key follows
             }
-            last.add(new int[] {offsets[x], sizes[x]});
+            order[kept++] = x;
         }
-        return last;
+        int[] lastOffsets = new int[kept];
+        int[] lastSizes = new int[kept];
+        for (int i = 0; i < kept; i++) {
+            lastOffsets[i] = offsets[order[i]];
+            lastSizes[i] = sizes[order[i]];
+        }
+        return new LastRecords(lastOffsets, lastSizes, kept);
     }
 
     /**
@@ -154,19 +188,21 @@ final class HintFile {
             return path + ": indexes a damaged segment (first damaged record at offset " + scanned.invalidAt()
                     + "); reads through it reach the damaged records";
         }
-        List<int[]> expected = lastRecordsByKey(segment, buf, (int) segment.length());
-        if (c.count() != expected.size()) {
-            return path + ": lists " + c.count() + " keys, the segment holds " + expected.size();
+        LastRecords expected = lastRecordsByKey(segment, buf, (int) segment.length());
+        if (c.count() != expected.count()) {
+            return path + ": lists " + c.count() + " keys, the segment holds " + expected.count();
         }
-        for (int[] r : expected) {
+        for (int i = 0; i < expected.count(); i++) {
             c.next();
-            int keyLen = RecordFormat.keyLength(buf, r[0]);
-            boolean tombstone = RecordFormat.isDelete(RecordFormat.type(buf, r[0]));
+            int offset = expected.offset(i);
+            int keyLen = RecordFormat.keyLength(buf, offset);
+            boolean tombstone = RecordFormat.isDelete(RecordFormat.type(buf, offset));
             byte[] key = c.key();
-            if (c.offset() != r[0] || c.size() != r[1] || c.tombstone() != tombstone || key.length != keyLen
-                    || !buf.slice(r[0] + RecordFormat.HEADER_SIZE, keyLen).equals(ByteBuffer.wrap(key))) {
+            if (c.offset() != offset || c.size() != expected.size(i) || c.tombstone() != tombstone
+                    || key.length != keyLen
+                    || !buf.slice(offset + RecordFormat.HEADER_SIZE, keyLen).equals(ByteBuffer.wrap(key))) {
                 return path + ": entry at segment offset " + c.offset() + " disagrees with the segment's record at offset "
-                        + r[0];
+                        + offset;
             }
         }
         return null;

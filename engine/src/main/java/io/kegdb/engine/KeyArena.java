@@ -22,9 +22,16 @@ import java.util.Arrays;
 final class KeyArena {
 
     static final int PAGE_SHIFT = 20;
+    /** The reference space of one page. */
     static final int PAGE_BYTES = 1 << PAGE_SHIFT;
+    /**
+     * The bytes a full page actually holds: a little under 1 MiB, so that a page with its array header packs
+     * whole G1 heap regions. A 1 MiB array fits only three to a 4 MiB region (a quarter of the region lost)
+     * and needs two 1 MiB regions of its own as a humongous object.
+     */
+    static final int PAGE_ARRAY_BYTES = PAGE_BYTES - 64;
     /** Entries never span pages, so a key must fit in one with its header. */
-    static final int MAX_KEY_LENGTH = PAGE_BYTES - 16;
+    static final int MAX_KEY_LENGTH = PAGE_ARRAY_BYTES - 16;
 
     private static final int UNIT_SHIFT = 2;
     private static final int UNITS_PER_PAGE_SHIFT = PAGE_SHIFT - UNIT_SHIFT;
@@ -74,14 +81,14 @@ final class KeyArena {
     private int bump(int bytes) {
         byte[] page = pages[tailPage];
         if (tailOffset + bytes > page.length) {
-            if (page.length < PAGE_BYTES && tailOffset + bytes <= PAGE_BYTES) {
+            if (page.length < PAGE_ARRAY_BYTES && tailOffset + bytes <= PAGE_ARRAY_BYTES) {
                 int grown = page.length;
                 while (grown < tailOffset + bytes) {
                     grown <<= 1;
                 }
-                pages[tailPage] = Arrays.copyOf(page, Math.min(grown, PAGE_BYTES));
+                pages[tailPage] = Arrays.copyOf(page, Math.min(grown, PAGE_ARRAY_BYTES));
             } else {
-                tailWasteBytes += PAGE_BYTES - tailOffset;
+                tailWasteBytes += page.length - tailOffset;
                 if (tailPage + 1 >= MAX_PAGES) {
                     throw new IllegalStateException("key arena full: " + MAX_PAGES + " pages of " + PAGE_BYTES + " bytes");
                 }
@@ -89,7 +96,7 @@ final class KeyArena {
                     pages = Arrays.copyOf(pages, pages.length * 2);
                 }
                 tailPage++;
-                pages[tailPage] = new byte[PAGE_BYTES];
+                pages[tailPage] = new byte[PAGE_ARRAY_BYTES];
                 tailOffset = 0;
             }
         }
