@@ -75,12 +75,12 @@ class SqlFuzzRegressionTest {
 
     @Test
     void tooDeeplyNestedStatementsFailWith54001() throws SQLException {
-        assertFails("54001", "SELECT " + "(".repeat(20_000) + "1" + ")".repeat(20_000) + " FROM KV");
-        assertFails("54001", "SELECT 1" + "+1".repeat(30_000) + " FROM KV");
-        assertFails("54001", "SELECT * FROM KV WHERE K = 'a'" + " OR K = 'b'".repeat(20_000));
-        assertFails("54001", "SELECT * FROM " + "(SELECT * FROM ".repeat(5_000) + "KV" + ")".repeat(5_000));
-        assertFails("54001", "SELECT " + "ABS(".repeat(5_000) + "-1" + ")".repeat(5_000) + " FROM NUMS");
-        assertFails("54001", "UPDATE NUMS SET V = " + "(".repeat(20_000) + "V" + " + 1)".repeat(20_000)
+        assertFails("54001", "SELECT " + "(".repeat(5_000) + "1" + ")".repeat(5_000) + " FROM KV");
+        assertFails("54001", "SELECT 1" + "+1".repeat(5_000) + " FROM KV");
+        assertFails("54001", "SELECT * FROM KV WHERE K = 'a'" + " OR K = 'b'".repeat(5_000));
+        assertFails("54001", "SELECT * FROM " + "(SELECT * FROM ".repeat(1_250) + "KV" + ")".repeat(1_250));
+        assertFails("54001", "SELECT " + "ABS(".repeat(1_250) + "-1" + ")".repeat(1_250) + " FROM NUMS");
+        assertFails("54001", "UPDATE NUMS SET V = " + "(".repeat(5_000) + "V" + " + 1)".repeat(5_000)
                 + " WHERE K = 1");
     }
 
