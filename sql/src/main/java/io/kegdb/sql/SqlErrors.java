@@ -76,8 +76,11 @@ final class SqlErrors {
         if (c instanceof IllegalArgumentException i && c.getStackTrace().length > 0
                 && c.getStackTrace()[0].getClassName().startsWith("io.kegdb.engine")) {
             // The store's limits: a key or value too large, or a transaction too large for one batch.
-            return new SqlError(String.valueOf(i.getMessage()).contains("batch") ? "54000" : "22001",
-                    i.getMessage(), i);
+            String m = String.valueOf(i.getMessage());
+            if (m.contains("maxKeySize") || m.contains("maxValueSize")) {
+                m += " (a row is stored as its table's 4-byte id + the encoded key, and 1 byte + the encoded value)";
+            }
+            return new SqlError(m.contains("batch") ? "54000" : "22001", m, i);
         }
         if (c instanceof java.util.regex.PatternSyntaxException p) {
             return new SqlError("2201B", "invalid regular expression: " + firstLine(p.getMessage()), p);
