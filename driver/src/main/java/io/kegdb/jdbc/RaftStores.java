@@ -2,13 +2,16 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.ReplicationException;
+import io.kegdb.sql.DatabaseOptions;
 
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.util.List;
 
 /** Opens the replicated stores of Raft URLs, and maps replication failures to SQLStates. */
 final class RaftStores {
@@ -32,6 +35,14 @@ final class RaftStores {
             throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
                     + raft.peers() + ": " + e.getMessage(), e);
         }
+    }
+
+    /**
+     * SQL over a replicated store: other processes of the group change the catalog too (so it is checked
+     * before each statement), and SYS.RAFT describes the group.
+     */
+    static DatabaseOptions databaseOptions(KvStore store) {
+        return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store)));
     }
 
     /** The replication failure under {@code t}, or null. */

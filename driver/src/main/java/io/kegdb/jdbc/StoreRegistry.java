@@ -2,6 +2,7 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlDatabase;
 import io.kegdb.sql.SqlError;
 import org.slf4j.Logger;
@@ -86,7 +87,8 @@ final class StoreRegistry {
             }
         }
         try {
-            SqlDatabase database = SqlDatabase.open(store);
+            SqlDatabase database = SqlDatabase.open(store, settings.raft() == null ? DatabaseOptions.DEFAULT
+                    : RaftStores.databaseOptions(store));
             LOG.debug("opened store {} with {}", key, settings.engineOptions());
             return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions());
         } catch (SqlError | RuntimeException e) {

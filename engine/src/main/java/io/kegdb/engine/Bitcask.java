@@ -76,7 +76,7 @@ public final class Bitcask implements KvStore {
             HintFile.delete(last);
             active = SegmentWriter.reopen(last, options.segmentSize());
         } else {
-            active = SegmentWriter.create(dir, nextId++, options.segmentSize());
+            active = SegmentWriter.create(dir, allocateId(), options.segmentSize());
             table.add(active.segment());
         }
         this.hintWriter = Executors.newSingleThreadExecutor(daemon("kegdb-hints-" + dir.getFileName()));
@@ -343,9 +343,10 @@ public final class Bitcask implements KvStore {
             }
             total += RecordFormat.size(op.key().length, op.value() == null ? 0 : op.value().length);
         }
-        if (total > Integer.MAX_VALUE - SegmentHeader.SIZE) {
+        // Every record must start below 1 GiB into its segment (see Location).
+        if (total > BitcaskOptions.MAX_SEGMENT_SIZE - SegmentHeader.SIZE) {
             throw new IllegalArgumentException("batch of " + total + " encoded bytes exceeds the limit of "
-                    + (Integer.MAX_VALUE - SegmentHeader.SIZE));
+                    + (BitcaskOptions.MAX_SEGMENT_SIZE - SegmentHeader.SIZE));
         }
         if (ops.isEmpty()) {
             checkOpen();
@@ -451,7 +452,7 @@ public final class Bitcask implements KvStore {
     private SegmentWriter replaceActive(long size) throws IOException {
         SegmentWriter old = active;
         long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
-        SegmentWriter w = SegmentWriter.create(dir, nextId++, capacity);
+        SegmentWriter w = SegmentWriter.create(dir, allocateId(), capacity);
         table.add(w.segment());
         active = w;
         if (old.isEmpty()) {
@@ -674,9 +675,9 @@ public final class Bitcask implements KvStore {
         return active;
     }
 
-    /** A fresh segment id; callers hold the write lock. */
-    int allocateId() {
-        return nextId++;
+    /** A fresh segment id; callers hold the write lock (or are the constructor). */
+    int allocateId() throws IOException {
+        return Location.checkSegmentId(nextId++, dir);
     }
 
     /** Makes every byte appended so far durable; callers hold the write lock. */

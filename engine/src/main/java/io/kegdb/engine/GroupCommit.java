@@ -40,6 +40,7 @@ final class GroupCommit {
                     syncing = true;
                     if (me != null) {
                         waiters.remove(me);
+                        me = null;
                     }
                     lock.unlock();
                     long covered = 0;
@@ -60,6 +61,13 @@ final class GroupCommit {
                     }
                     lock.unlock();
                     LockSupport.park(this);
+                    if (durable >= position) {
+                        // The usual wake-up: covered by a sync, and already taken off the queue by the
+                        // syncing thread (or about to be, as durable says). Returning without the lock
+                        // keeps dozens of woken writers from queueing on it behind the thread still
+                        // waking the others.
+                        return;
+                    }
                     lock.lock();
                     if (Thread.interrupted()) {
                         waiters.remove(me);
@@ -72,7 +80,9 @@ final class GroupCommit {
                 waiters.remove(me);
             }
         } finally {
-            lock.unlock();
+            if (lock.isHeldByCurrentThread()) {
+                lock.unlock();
+            }
         }
     }
 

@@ -8,9 +8,11 @@ import java.util.Arrays;
 /**
  * Packed storage for keydir entries in 1 MiB {@code byte[]} pages.
  *
- * <p>An entry is {@code [location: 8 bytes LE][key length: 1 or 3 bytes][key bytes]}, padded to a
- * multiple of 4 bytes, and is named by an {@code int} reference: its offset in 4-byte units across all
- * pages (so 32 bits address 16 GiB). Reference 0 is never handed out, so 0 can mean "no entry". Freed
+ * <p>An entry starts with one little-endian {@code long} holding the key length in its low byte and the
+ * {@link Location} (below 2^56) in the other seven, followed by the key bytes, padded to a multiple of 4
+ * bytes: 16 bytes for an 8-byte key. Keys of 128 bytes and more mark the low byte {@code 0x80} and put
+ * their length in 3 bytes before the key. An entry is named by an {@code int} reference: its offset in
+ * 4-byte units across all pages (so 32 bits address 16 GiB). Reference 0 is never handed out, so 0 can mean "no entry". Freed
  * entries go to a free list per size in units and are reused by entries of the same size; space that
  * stays unused that way is reclaimed when the owner rebuilds the arena.
  *
@@ -48,7 +50,7 @@ final class KeyArena {
     }
 
     static int entryBytes(int keyLength) {
-        int raw = 8 + (keyLength < 0x80 ? 1 : 3) + keyLength;
+        int raw = 8 + (keyLength < 0x80 ? 0 : 3) + keyLength;
         return (raw + 3) & ~3;
     }
 
@@ -99,14 +101,14 @@ final class KeyArena {
     private void write(int ref, byte[] key, long location) {
         byte[] page = pages[ref >>> UNITS_PER_PAGE_SHIFT];
         int off = offset(ref);
-        LONG.set(page, off, location);
         int len = key.length;
         int keyOff;
         if (len < 0x80) {
-            page[off + 8] = (byte) len;
-            keyOff = off + 9;
+            LONG.set(page, off, (location << 8) | len);
+            keyOff = off + 8;
         } else {
-            page[off + 8] = (byte) (0x80 | (len >>> 16));
+            LONG.set(page, off, (location << 8) | 0x80);
+            page[off + 8] = (byte) (len >>> 16);
             page[off + 9] = (byte) (len >>> 8);
             page[off + 10] = (byte) len;
             keyOff = off + 11;
@@ -138,25 +140,28 @@ final class KeyArena {
     }
 
     long location(int ref) {
-        return (long) LONG.get(page(ref), offset(ref));
+        return (long) LONG.get(page(ref), offset(ref)) >>> 8;
     }
 
+    /** One 8-byte store, so a racing reader sees the old or the new location (or retries). */
     void setLocation(int ref, long location) {
-        LONG.set(page(ref), offset(ref), location);
+        byte[] page = page(ref);
+        int off = offset(ref);
+        LONG.set(page, off, (location << 8) | (page[off] & 0xFF));
     }
 
     int keyLength(int ref) {
         byte[] page = page(ref);
         int off = offset(ref);
-        int b = page[off + 8] & 0xFF;
+        int b = page[off] & 0xFF;
         if (b < 0x80) {
             return b;
         }
-        return ((b & 0x7F) << 16) | ((page[off + 9] & 0xFF) << 8) | (page[off + 10] & 0xFF);
+        return ((page[off + 8] & 0xFF) << 16) | ((page[off + 9] & 0xFF) << 8) | (page[off + 10] & 0xFF);
     }
 
     private static int keyStart(byte[] page, int off) {
-        return (page[off + 8] & 0x80) == 0 ? off + 9 : off + 11;
+        return (page[off] & 0x80) == 0 ? off + 8 : off + 11;
     }
 
     /** A fresh copy of the entry's key. */

@@ -3,7 +3,7 @@ package io.kegdb.engine;
 /**
  * The in-memory index of a store: every live key mapped to the location of its newest record.
  *
- * <p>A location is an opaque non-negative {@code long} chosen by the store. Writes ({@link #put},
+ * <p>A location is an opaque {@code long} in {@code [0, 2^56)} chosen by the store ({@link Location}). Writes ({@link #put},
  * {@link #remove}, {@link #replace}) are serialized by the caller; {@link #get} and cursors may run
  * concurrently with them from any thread and see, per key, either the value before or after a write in
  * progress. Cursors are weakly consistent, like those of {@link java.util.concurrent.ConcurrentSkipListMap}.

@@ -128,10 +128,11 @@ final class Recovery {
             Path f = paths.get(i);
             Matcher m = DATA.matcher(f.getFileName().toString());
             m.matches();
-            int id = Integer.parseInt(m.group(1));
+            int id = Location.checkSegmentId(Integer.parseInt(m.group(1)), f);
             long size = Files.size(f);
-            if (size > Integer.MAX_VALUE) {
-                throw new IOException(f + ": segment of " + size + " bytes exceeds the 2 GiB limit");
+            if (size > BitcaskOptions.MAX_SEGMENT_SIZE) {
+                throw new IOException(f + ": segment of " + size + " bytes exceeds the limit of "
+                        + BitcaskOptions.MAX_SEGMENT_SIZE + " bytes");
             }
             ByteBuffer head = ByteBuffer.allocate(SegmentHeader.SIZE);
             try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {

@@ -239,6 +239,34 @@ class CompactKeyDirTest {
         byte[] tooLong = new byte[KeyArena.MAX_KEY_LENGTH + 1];
         assertThrows(IllegalArgumentException.class, () -> dir.put(tooLong, 1));
         assertThrows(IllegalArgumentException.class, () -> dir.put(new byte[] {1}, -5));
+        assertThrows(IllegalArgumentException.class, () -> dir.put(new byte[] {1}, 1L << Location.BITS));
+    }
+
+    @Test
+    void largestLocationsSurviveOverwritesForShortAndLongKeys() {
+        CompactKeyDir dir = new CompactKeyDir();
+        long max = (1L << Location.BITS) - 1;
+        byte[] shortKey = {(byte) 0x7F};
+        byte[] longKey = new byte[300];
+        Arrays.fill(longKey, (byte) 0xFF);
+        assertEquals(KeyDir.NONE, dir.put(shortKey, max));
+        assertEquals(KeyDir.NONE, dir.put(longKey, max - 1));
+        assertEquals(max, dir.get(shortKey));
+        assertEquals(max - 1, dir.get(longKey));
+        // Changing the location in place must leave the length (sharing its word) intact.
+        assertEquals(max, dir.put(shortKey, 7));
+        assertEquals(max - 1, dir.put(longKey, 0));
+        assertEquals(7, dir.get(shortKey));
+        assertEquals(0, dir.get(longKey));
+        assertTrue(dir.replace(longKey, 0, max));
+        assertEquals(max, dir.get(longKey));
+        KeyDir.Cursor c = dir.cursor(new byte[0], null, false);
+        assertTrue(c.next());
+        assertArrayEquals(shortKey, c.key());
+        assertTrue(c.next());
+        assertArrayEquals(longKey, c.key());
+        assertEquals(max, c.location());
+        assertFalse(c.next());
     }
 
     @Test
@@ -264,7 +292,7 @@ class CompactKeyDirTest {
         for (int n : new int[] {0, 1, 111, 112, 113, 5_000, 100_000}) {
             NavigableMap<byte[], Long> model = newModel();
             while (model.size() < n) {
-                model.put(randomKey(rnd), rnd.nextLong() & Long.MAX_VALUE);
+                model.put(randomKey(rnd), rnd.nextLong() >>> (64 - Location.BITS));
             }
             CompactKeyDir incremental = new CompactKeyDir();
             CompactKeyDir.Loader loader = CompactKeyDir.loader(n / 2);

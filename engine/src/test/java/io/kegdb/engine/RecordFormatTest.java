@@ -70,9 +70,23 @@ class RecordFormatTest {
 
     @Test
     void locationPacksSegmentAndOffset() {
-        long loc = Location.of(123_456_789, Integer.MAX_VALUE);
-        assertEquals(123_456_789, Location.segment(loc));
-        assertEquals(Integer.MAX_VALUE, Location.offset(loc));
-        assertTrue(loc >= 0);
+        int maxOffset = (int) BitcaskOptions.MAX_SEGMENT_SIZE - 1;
+        long loc = Location.of(Location.MAX_SEGMENT_ID, maxOffset);
+        assertEquals(Location.MAX_SEGMENT_ID, Location.segment(loc));
+        assertEquals(maxOffset, Location.offset(loc));
+        assertEquals(0, loc >>> Location.BITS, "fits in 56 bits");
+        long small = Location.of(3, 24);
+        assertEquals(3, Location.segment(small));
+        assertEquals(24, Location.offset(small));
+    }
+
+    @Test
+    void segmentIdsPastTheLimitAreRefused() throws java.io.IOException {
+        java.nio.file.Path dir = java.nio.file.Path.of("store");
+        assertEquals(Location.MAX_SEGMENT_ID, Location.checkSegmentId(Location.MAX_SEGMENT_ID, dir));
+        java.io.IOException e = assertThrows(java.io.IOException.class,
+                () -> Location.checkSegmentId(Location.MAX_SEGMENT_ID + 1, dir));
+        assertTrue(e.getMessage().contains("store") && e.getMessage().contains(String.valueOf(Location.MAX_SEGMENT_ID)),
+                e.getMessage());
     }
 }

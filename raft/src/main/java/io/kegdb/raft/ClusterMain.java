@@ -13,6 +13,7 @@ import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Membership of a running Raft group through SOFAJRaft's {@code CliService}:
@@ -101,19 +102,36 @@ public final class ClusterMain {
     /** Every member's own view: role, term, commit and applied index, log range. */
     private static int status(String group, String peers, int timeoutMs, PrintStream out, PrintStream err) {
         List<RaftStatus> rows;
+        String leader;
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try (KvStore store = RaftClientStore.connect(group, peers, Duration.ofMillis(timeoutMs))) {
-            rows = ((RaftGroupView) store).members();
+            // During an election there is no leader yet: ask again until one appears or the timeout passes.
+            while (true) {
+                rows = ((RaftGroupView) store).members();
+                leader = rows.stream().filter(r -> r.role().equals("LEADER")).map(RaftStatus::node)
+                        .findFirst().orElse(null);
+                if (leader != null || System.nanoTime() > deadline) {
+                    break;
+                }
+                Thread.sleep(100);
+            }
         } catch (ReplicationException e) {
-            err.println("kegdb cluster: group " + group + " has no leader reachable through " + peers + ": "
-                    + e.getMessage());
+            err.println("kegdb cluster: status of group " + group + " failed: " + e.getMessage());
+            return 1;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            err.println("kegdb cluster: interrupted");
             return 1;
         }
         out.println("group   " + group);
-        out.println("leader  " + rows.stream().filter(r -> r.role().equals("LEADER")).map(RaftStatus::node)
-                .findFirst().orElse("(none)"));
+        out.println("leader  " + (leader == null ? "(none)" : leader));
         for (RaftStatus r : rows) {
             out.printf("peer    %-21s %-11s term %d  commit %d  applied %d  log %d..%d%n", r.node(), r.role(),
                     r.term(), r.commitIndex(), r.appliedIndex(), r.firstLogIndex(), r.lastLogIndex());
+        }
+        if (leader == null) {
+            err.println("kegdb cluster: group " + group + " has no leader reachable through " + peers);
+            return 1;
         }
         return 0;
     }

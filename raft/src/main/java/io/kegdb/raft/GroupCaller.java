@@ -48,11 +48,16 @@ final class GroupCaller {
     private KvResponse call(KvRequest request, PeerId fixedTarget, boolean repeatable) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         String lastFailure = "no leader known";
+        // Set once a write may have reached a leader without an answer: a timeout after that cannot say
+        // "nothing was written".
+        boolean maybeWritten = false;
         for (int attempt = 0; ; attempt++) {
             long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (remaining <= 0) {
-                throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group
-                        + " did not answer within " + timeoutMs + " ms: " + lastFailure);
+                throw new ReplicationException(maybeWritten ? ReplicationException.Kind.OUTCOME_UNKNOWN
+                        : ReplicationException.Kind.UNAVAILABLE, "group " + group + " did not answer within "
+                        + timeoutMs + " ms" + (maybeWritten ? " (an earlier attempt may have been applied)" : "")
+                        + ": " + lastFailure);
             }
             PeerId target = fixedTarget;
             try {
@@ -71,6 +76,7 @@ final class GroupCaller {
                                 throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN,
                                         "group " + group + ": " + response.message);
                             }
+                            maybeWritten = true;
                         }
                         case KvResponse.FAILED -> throw new ReplicationException(
                                 ReplicationException.Kind.UNAVAILABLE, "group " + group + " at " + target + ": "
@@ -98,9 +104,12 @@ final class GroupCaller {
                 if (fixedTarget == null) {
                     leader = null;
                 }
-                if (request.isWrite() && !repeatable && !(e instanceof ConnectionFailureException)) {
-                    throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN,
-                            "group " + group + ": write sent to " + target + " got no answer: " + e, e);
+                if (request.isWrite() && target != null && !(e instanceof ConnectionFailureException)) {
+                    if (!repeatable) {
+                        throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN,
+                                "group " + group + ": write sent to " + target + " got no answer: " + e, e);
+                    }
+                    maybeWritten = true;
                 }
                 LOG.debug("group {}: attempt {} failed: {}", group, attempt, lastFailure);
             }

@@ -8,10 +8,13 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 
+import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Deque;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
+import java.util.TreeMap;
 
 /**
  * The {@link KvStore} view of a Raft group: each {@link #write} is one log entry committed on a majority
@@ -22,19 +25,26 @@ import java.util.Objects;
 final class GroupStore implements KvStore, RaftGroupView {
 
     static final int PAGE_SIZE = 512;
+    private static final long STATUS_TIMEOUT_MS = 1000;
 
     private final String group;
     private final GroupCaller caller;
     private final PeerId readTarget;
+    private final List<PeerId> knownPeers;
     private final boolean localReads;
     private final Runnable onClose;
     private volatile boolean closed;
 
-    /** @param readTarget the node reads go to, or null for the leader */
-    GroupStore(String group, GroupCaller caller, PeerId readTarget, ReadConsistency consistency, Runnable onClose) {
+    /**
+     * @param readTarget the node reads go to, or null for the leader
+     * @param knownPeers the nodes {@link #members()} asks first
+     */
+    GroupStore(String group, GroupCaller caller, PeerId readTarget, List<PeerId> knownPeers,
+               ReadConsistency consistency, Runnable onClose) {
         this.group = group;
         this.caller = caller;
         this.readTarget = readTarget;
+        this.knownPeers = List.copyOf(knownPeers);
         this.localReads = consistency == ReadConsistency.LOCAL;
         this.onClose = onClose;
     }
@@ -106,34 +116,56 @@ final class GroupStore implements KvStore, RaftGroupView {
         return new BitcaskStats(s[0], (int) s[1], s[2], s[3], s[4], s[5], List.of());
     }
 
+    /**
+     * Asks every node this store knows (the configured peers, the members a leader lists, the leaders nodes
+     * name) for its own status, one node at a time with a one-second limit each; a node that does not answer
+     * is listed as {@code UNREACHABLE}. Needs no leader: during an election or without a majority it lists
+     * what the reachable nodes say.
+     */
     @Override
     public List<RaftStatus> members() {
         checkOpen();
-        KvResponse fromLeader = caller.read(KvRequest.status(group), null);
-        RaftStatus leader = fromLeader.toStatus(group);
-        List<RaftStatus> rows = new ArrayList<>();
-        rows.add(leader);
-        String peers = fromLeader.peers == null ? "" : fromLeader.peers;
-        for (String p : peers.split(",")) {
-            PeerId peer = PeerId.parsePeer(p.trim());
-            if (peer == null || p.trim().equals(leader.node())) {
+        Map<String, RaftStatus> rows = new TreeMap<>();
+        Deque<PeerId> toAsk = new ArrayDeque<>(knownPeers);
+        while (!toAsk.isEmpty()) {
+            PeerId peer = toAsk.poll();
+            if (rows.containsKey(peer.toString())) {
                 continue;
             }
-            RaftStatus row;
+            RaftStatus row = unreachable(peer);
             try {
-                KvResponse r = caller.sendOnce(peer, KvRequest.status(group), 1000);
-                row = r.status == KvResponse.OK ? r.toStatus(group) : unreachable(peer);
+                KvResponse r = caller.sendOnce(peer, KvRequest.status(group), STATUS_TIMEOUT_MS);
+                if (r.status == KvResponse.OK) {
+                    row = r.toStatus(group);
+                    addPeers(toAsk, r.peers);
+                    addPeers(toAsk, r.leader);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
+                        "interrupted while asking group " + group + " for its status", e);
             } catch (Exception e) {
-                row = unreachable(peer);
+                // down or unreachable: listed as such
             }
-            rows.add(row);
+            rows.put(peer.toString(), row);
         }
-        rows.sort(Comparator.comparing(RaftStatus::node));
-        return rows;
+        return new ArrayList<>(rows.values());
+    }
+
+    private static void addPeers(Deque<PeerId> toAsk, String commaSeparated) {
+        if (commaSeparated == null) {
+            return;
+        }
+        for (String p : commaSeparated.split(",")) {
+            PeerId peer = PeerId.parsePeer(p.trim());
+            if (peer != null) {
+                toAsk.add(peer);
+            }
+        }
     }
 
     private RaftStatus unreachable(PeerId peer) {
-        return new RaftStatus(peer.toString(), group, "UNREACHABLE", -1, null, -1, -1, -1, -1);
+        return new RaftStatus(peer.toString(), group, RaftStatus.UNREACHABLE, -1, null, -1, -1, -1, -1);
     }
 
     @Override

@@ -37,7 +37,7 @@ public final class RaftClientStore {
         Transport transport = new RpcTransport(client.getRpcClient());
         GroupCaller caller = new GroupCaller(group, transport, new LeaderLookup(group, conf, transport),
                 requestTimeout.toMillis());
-        return new GroupStore(group, caller, null, consistency, client::shutdown);
+        return new GroupStore(group, caller, null, conf.getPeers(), consistency, client::shutdown);
     }
 
     /** {@link #connect(String, String, Duration, ReadConsistency)} with linearizable reads. */

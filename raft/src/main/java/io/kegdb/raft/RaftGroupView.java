@@ -10,10 +10,13 @@ import java.util.List;
 public interface RaftGroupView {
 
     /**
-     * Every member of the group as the leader lists them, each asked for its own status; a member that does
-     * not answer within a second is listed with role {@code UNREACHABLE} and -1 for its numbers.
+     * One row per node, each as the node itself answers: every node this store was configured with, every
+     * member a leader lists and every leader a node names. A node that does not answer within a second is
+     * listed with role {@code UNREACHABLE}, no leader and -1 for its numbers. Needs no leader (a member lists
+     * at least itself), so it answers during an election or an outage of the majority; rows are ordered by
+     * node address.
      *
-     * @throws ReplicationException if no leader answers within the request timeout
+     * @throws ReplicationException only if the calling thread is interrupted
      */
     List<RaftStatus> members();
 }

@@ -22,6 +22,7 @@ import org.slf4j.LoggerFactory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
@@ -109,7 +110,9 @@ public final class RaftNode implements KvStore, RaftGroupView {
                 : remote.send(target, request, timeoutMs);
         GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> leader(),
                 options.requestTimeout().toMillis());
-        this.store = new GroupStore(group, caller, self, options.readConsistency(), this::shutdown);
+        List<PeerId> known = new ArrayList<>(List.of(self));
+        known.addAll(peers.getPeers());
+        this.store = new GroupStore(group, caller, self, known, options.readConsistency(), this::shutdown);
         LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
     }
 

@@ -5,7 +5,7 @@ package io.kegdb.raft;
  *
  * @param node          this node, {@code host:port}
  * @param group         the Raft group
- * @param role          LEADER, FOLLOWER, CANDIDATE, TRANSFERRING, ERROR, SHUTDOWN...
+ * @param role          LEADER, FOLLOWER, CANDIDATE, TRANSFERRING, ERROR, SHUTDOWN..., or {@link #UNREACHABLE}
  * @param term          the current term
  * @param leader        the leader as this node knows it, {@code host:port}, or null
  * @param commitIndex   the last log index known committed
@@ -15,4 +15,12 @@ package io.kegdb.raft;
  */
 public record RaftStatus(String node, String group, String role, long term, String leader, long commitIndex,
                          long appliedIndex, long firstLogIndex, long lastLogIndex) {
+
+    /** The role of a node that did not answer; its numbers are then -1 and its leader null. */
+    public static final String UNREACHABLE = "UNREACHABLE";
+
+    /** False for a node that did not answer, whose numbers mean nothing. */
+    public boolean answered() {
+        return !UNREACHABLE.equals(role);
+    }
 }

@@ -73,6 +73,29 @@ class GroupCallerTest {
         assertEquals(KvResponse.OK, new GroupCaller("g", s, t -> A, 5000).write(new byte[]{1}, false).status);
     }
 
+    /** {@code first}, then refused connections for as long as the caller keeps trying. */
+    private static Script refusedAfter(Object first) {
+        List<Object> steps = new ArrayList<>(List.of(first));
+        for (int i = 0; i < 1000; i++) {
+            steps.add(new ConnectionFailureException("refused"));
+        }
+        return new Script(steps.toArray());
+    }
+
+    @Test
+    void aRepeatableWriteThatMayHaveBeenAppliedNeverEndsAsNotWritten() {
+        KvResponse unknown = KvResponse.of(KvResponse.OUTCOME_UNKNOWN, "leader stepped down");
+        for (Object first : List.of(unknown, new IllegalStateException("connection reset"))) {
+            ReplicationException e = assertThrows(ReplicationException.class,
+                    () -> new GroupCaller("g", refusedAfter(first), t -> A, 300).write(new byte[]{1}, true));
+            assertEquals(ReplicationException.Kind.OUTCOME_UNKNOWN, e.kind(), e.getMessage());
+        }
+        // never sent anywhere: nothing was written
+        ReplicationException e = assertThrows(ReplicationException.class, () -> new GroupCaller("g",
+                refusedAfter(new ConnectionFailureException("refused")), t -> A, 300).write(new byte[]{1}, true));
+        assertEquals(ReplicationException.Kind.UNAVAILABLE, e.kind(), e.getMessage());
+    }
+
     @Test
     void noLeaderEndsUnavailableWithinTheTimeout() {
         long start = System.nanoTime();

@@ -168,6 +168,18 @@ class ReplicatedStoreTest {
         RaftStatus self = cluster.nodes.get(leader).status();
         assertEquals("LEADER", self.role());
         assertTrue(self.appliedIndex() >= applied && self.commitIndex() >= applied, self.toString());
+
+        // no majority left: no leader needed to list the rows that can be known, at once
+        cluster.stop((leader + 2) % 3);
+        long start = System.nanoTime();
+        List<RaftStatus> alone = cluster.nodes.get(leader).members();
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "not waiting for a leader");
+        assertEquals(3, alone.size(), alone.toString());
+        assertEquals(2, alone.stream().filter(r -> r.role().equals("UNREACHABLE")).count(), alone.toString());
+        assertEquals(cluster.addresses.get(leader), alone.stream().filter(r -> r.term() >= 1).findFirst()
+                .orElseThrow().node(), alone.toString());
+        List<RaftStatus> fromClient = ((RaftGroupView) client).members();
+        assertEquals(alone.stream().map(RaftStatus::node).toList(), fromClient.stream().map(RaftStatus::node).toList());
     }
 
     @Test

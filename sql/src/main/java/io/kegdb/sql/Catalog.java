@@ -1,6 +1,7 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
@@ -20,6 +21,11 @@ import java.util.TreeMap;
  * The persisted list of tables. Lives in keyspace 0 of the store: one entry per table
  * ({@code 0000 'T' schema 0x00 name}) and a meta entry ({@code 0000 'M'}) holding the catalog version and
  * the next table id. Every DDL bumps the version, which invalidates cached plans.
+ *
+ * <p>Each DDL also claims its new version with a put-if-absent of {@code 0000 'V' version} in the same atomic
+ * batch, so two catalogs over one shared store (processes of a Raft group) cannot both make version n+1 from
+ * version n: the loser re-reads the catalog and tries again on the new state. A shared catalog is re-read when
+ * {@link #refresh()} finds that the stored version moved.
  */
 final class Catalog {
 
@@ -29,6 +35,9 @@ final class Catalog {
     private static final byte[] TABLE_PREFIX = {0, 0, 0, 0, 'T'};
     private static final byte[] TABLE_PREFIX_END = {0, 0, 0, 0, 'U'};
     private static final byte[] META_KEY = {0, 0, 0, 0, 'M'};
+    private static final byte VERSION_CLAIM = 'V';
+    /** DDL attempts against concurrent DDL of other processes before giving up with 40001. */
+    private static final int DDL_ATTEMPTS = 20;
 
     /** An immutable view of the catalog at one version. */
     record Snapshot(long version, Map<String, Map<String, TableDef>> schemas) {
@@ -39,26 +48,52 @@ final class Catalog {
     }
 
     private final KvStore store;
+    private final boolean shared;
     private volatile Snapshot snapshot;
     private int nextId;
 
-    private Catalog(KvStore store) {
+    private Catalog(KvStore store, boolean shared) {
         this.store = store;
+        this.shared = shared;
     }
 
-    /** Loads the catalog, creating PUBLIC.KV in a new store. */
-    static Catalog open(KvStore store) throws SqlError {
-        Catalog catalog = new Catalog(store);
+    /**
+     * Loads the catalog, creating PUBLIC.KV in a new store.
+     *
+     * @param shared whether other processes may change the catalog in this store
+     */
+    static Catalog open(KvStore store, boolean shared) throws SqlError {
+        Catalog catalog = new Catalog(store, shared);
         catalog.load();
         if (catalog.snapshot.version() == 0) {
+            // if-not-exists: another process opening the same new shared store may create it first
             catalog.create(new TableDef(DEFAULT_SCHEMA, "KV", 0, "K", ColumnType.VARCHAR, 0, "V",
-                    ColumnType.VARCHAR, 0), false);
+                    ColumnType.VARCHAR, 0), true);
         }
         return catalog;
     }
 
     Snapshot snapshot() {
         return snapshot;
+    }
+
+    /**
+     * For a shared catalog: reads the stored version (one {@code get}) and re-reads the catalog if it is not
+     * the version this process knows. Nothing for a catalog only this process writes.
+     */
+    void refresh() throws SqlError {
+        if (shared && storedVersion() != snapshot.version()) {
+            synchronized (this) {
+                if (storedVersion() != snapshot.version()) {
+                    load();
+                }
+            }
+        }
+    }
+
+    private long storedVersion() {
+        byte[] meta = store.get(META_KEY);
+        return meta == null ? 0 : ByteBuffer.wrap(meta).getLong();
     }
 
     private void load() throws SqlError {
@@ -95,6 +130,41 @@ final class Catalog {
      * @return false if it exists and {@code ifNotExists} is set
      */
     synchronized boolean create(TableDef def, boolean ifNotExists) throws SqlError {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return tryCreate(def, ifNotExists);
+            } catch (KeyExistsException e) {
+                reloadAfterConflict(attempt, e);
+            }
+        }
+    }
+
+    /**
+     * Removes a table and deletes its rows in batches (after the catalog entry, so a crash in between
+     * leaves only unreachable rows).
+     *
+     * @return false if it does not exist and {@code ifExists} is set
+     */
+    synchronized boolean drop(String schema, String name, boolean ifExists) throws SqlError {
+        for (int attempt = 1; ; attempt++) {
+            try {
+                return tryDrop(schema, name, ifExists);
+            } catch (KeyExistsException e) {
+                reloadAfterConflict(attempt, e);
+            }
+        }
+    }
+
+    /** Another catalog over the same store claimed the version this DDL meant to make: start over from it. */
+    private void reloadAfterConflict(int attempt, KeyExistsException conflict) throws SqlError {
+        if (attempt >= DDL_ATTEMPTS) {
+            throw new SqlError("40001", "the catalog kept changing under concurrent DDL; gave up after "
+                    + attempt + " attempts", conflict);
+        }
+        load();
+    }
+
+    private boolean tryCreate(TableDef def, boolean ifNotExists) throws SqlError {
         if (SYSTEM_SCHEMA.equals(def.schema())) {
             throw new SqlError("42000", "schema SYS holds system tables only");
         }
@@ -106,10 +176,14 @@ final class Catalog {
         }
         TableDef withId = new TableDef(def.schema(), def.name(), nextId, def.keyColumn(), def.keyType(),
                 def.keyLength(), def.valueColumn(), def.valueType(), def.valueLength());
-        // Clear anything a crash during an earlier DROP may have left under this id.
-        deleteKeyspace(withId);
+        if (!shared) {
+            // Clear anything a crash during an earlier DROP may have left under this id. Not in a shared
+            // catalog: if this view is stale another process may own the id already, and its rows with it.
+            deleteKeyspace(withId);
+        }
         long version = snapshot.version() + 1;
         WriteBatch batch = new WriteBatch()
+                .putIfAbsent(versionClaim(version), new byte[0])
                 .put(entryKey(def.schema(), def.name()), withId.serialize())
                 .put(META_KEY, meta(version, nextId + 1));
         store.write(batch, Durability.SYNC);
@@ -120,13 +194,7 @@ final class Catalog {
         return true;
     }
 
-    /**
-     * Removes a table and deletes its rows in batches (after the catalog entry, so a crash in between
-     * leaves only unreachable rows).
-     *
-     * @return false if it does not exist and {@code ifExists} is set
-     */
-    synchronized boolean drop(String schema, String name, boolean ifExists) throws SqlError {
+    private boolean tryDrop(String schema, String name, boolean ifExists) throws SqlError {
         if (SYSTEM_SCHEMA.equals(schema)) {
             throw new SqlError("42000", "system table " + schema + "." + name + " cannot be dropped");
         }
@@ -138,8 +206,8 @@ final class Catalog {
             throw new SqlError("42S02", "table " + schema + "." + name + " does not exist");
         }
         long version = snapshot.version() + 1;
-        store.write(new WriteBatch().delete(entryKey(schema, name)).put(META_KEY, meta(version, nextId)),
-                Durability.SYNC);
+        store.write(new WriteBatch().putIfAbsent(versionClaim(version), new byte[0])
+                .delete(entryKey(schema, name)).put(META_KEY, meta(version, nextId)), Durability.SYNC);
         Map<String, Map<String, TableDef>> schemas = mutableCopy();
         schemas.get(schema).remove(name);
         if (schemas.get(schema).isEmpty() && !DEFAULT_SCHEMA.equals(schema)) {
@@ -179,6 +247,10 @@ final class Catalog {
 
     private static byte[] meta(long version, int nextId) {
         return ByteBuffer.allocate(12).putLong(version).putInt(nextId).array();
+    }
+
+    private static byte[] versionClaim(long version) {
+        return ByteBuffer.allocate(13).putInt(0).put(VERSION_CLAIM).putLong(version).array();
     }
 
     private static byte[] entryKey(String schema, String name) {

@@ -17,7 +17,7 @@ final class CatalogSchema {
     final CalciteSchema root;
     final List<SystemTable> systemTables;
 
-    CatalogSchema(KvStore store, Catalog.Snapshot snapshot) {
+    CatalogSchema(KvStore store, Catalog.Snapshot snapshot, List<SystemTableSource> extraSystemTables) {
         this.snapshot = snapshot;
         this.root = CalciteSchema.createRootSchema(false, false);
         SchemaPlus plus = root.plus();
@@ -26,7 +26,7 @@ final class CatalogSchema {
             tables.forEach((t, def) -> map.put(t, new KvTable(def)));
             plus.add(name, new FixedSchema(map));
         });
-        this.systemTables = SystemTable.all(store, snapshot);
+        this.systemTables = SystemTable.all(store, snapshot, extraSystemTables);
         Map<String, Table> sys = new LinkedHashMap<>();
         systemTables.forEach(t -> sys.put(t.name, t));
         plus.add(Catalog.SYSTEM_SCHEMA, new FixedSchema(sys));

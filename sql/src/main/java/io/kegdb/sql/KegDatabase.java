@@ -1,14 +1,19 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Objects;
 
 /** {@link SqlDatabase} over one store: the catalog, the Calcite schema of its current version, the plan cache. */
 final class KegDatabase implements SqlDatabase {
 
+    private static final Logger LOG = LoggerFactory.getLogger(KegDatabase.class);
     private static final int PLAN_CACHE_SIZE = 2048;
 
     static {
@@ -26,20 +31,32 @@ final class KegDatabase implements SqlDatabase {
 
     private final KvStore store;
     private final Catalog catalog;
+    private final List<SystemTableSource> extraSystemTables;
     private final CalcitePlanner planner = new CalcitePlanner();
     private final PlanCache plans = new PlanCache(PLAN_CACHE_SIZE);
     private volatile CatalogSchema schema;
     private volatile boolean closed;
 
-    private KegDatabase(KvStore store, Catalog catalog) {
+    private KegDatabase(KvStore store, Catalog catalog, List<SystemTableSource> extraSystemTables) {
         this.store = store;
         this.catalog = catalog;
+        this.extraSystemTables = extraSystemTables;
     }
 
-    static KegDatabase open(KvStore store) throws SqlError {
+    static KegDatabase open(KvStore store, DatabaseOptions options) throws SqlError {
         Objects.requireNonNull(store, "store");
+        Objects.requireNonNull(options, "options");
+        Set<String> names = new HashSet<>(SystemTable.BUILT_IN);
+        for (SystemTableSource t : options.systemTables()) {
+            if (!names.add(t.name())) {
+                throw new IllegalArgumentException("system table SYS." + t.name() + " is defined twice");
+            }
+            if (t.columns().size() < 2) {
+                throw new IllegalArgumentException("system table SYS." + t.name() + " needs at least two columns");
+            }
+        }
         try {
-            return new KegDatabase(store, Catalog.open(store));
+            return new KegDatabase(store, Catalog.open(store, options.sharedCatalog()), options.systemTables());
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
@@ -57,7 +74,7 @@ final class KegDatabase implements SqlDatabase {
             synchronized (this) {
                 s = schema;
                 if (s == null || s.snapshot != snapshot) {
-                    s = new CatalogSchema(store, snapshot);
+                    s = new CatalogSchema(store, snapshot, extraSystemTables);
                     schema = s;
                 }
             }
@@ -68,6 +85,8 @@ final class KegDatabase implements SqlDatabase {
     /** The plan for {@code sql} in {@code defaultSchema}: DDL, the key/value fast path, or Calcite's (cached). */
     Plan plan(String sql, String defaultSchema) throws SqlError {
         checkOpen();
+        // Another process may have changed a shared catalog since this one last looked (one store read).
+        catalog.refresh();
         String explained = ExplainPlan.explained(sql);
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema));
@@ -115,6 +134,7 @@ final class KegDatabase implements SqlDatabase {
 
     @Override
     public List<String> schemas() {
+        refreshQuietly();
         List<String> out = new ArrayList<>(catalog.snapshot().schemas().keySet());
         out.add(Catalog.SYSTEM_SCHEMA);
         out.sort(null);
@@ -123,6 +143,7 @@ final class KegDatabase implements SqlDatabase {
 
     @Override
     public List<TableInfo> tables() {
+        refreshQuietly();
         List<TableInfo> out = new ArrayList<>();
         for (TableDef def : catalog.tables()) {
             ColumnInfo k = KeyValuePlan.column(def, 0);
@@ -133,12 +154,21 @@ final class KegDatabase implements SqlDatabase {
             List<ColumnInfo> cols = new ArrayList<>();
             for (SystemTable.Column c : t.columns) {
                 cols.add(new ColumnInfo(c.name(), c.jdbcType(), c.type().getName(),
-                        c.type() == org.apache.calcite.sql.type.SqlTypeName.BIGINT ? 19 : 0, 0, false,
+                        c.type() == org.apache.calcite.sql.type.SqlTypeName.BIGINT ? 19 : 0, 0, c.nullable(),
                         Catalog.SYSTEM_SCHEMA, t.name));
             }
             out.add(new TableInfo(Catalog.SYSTEM_SCHEMA, t.name, true, cols.get(0), cols.get(1), List.copyOf(cols)));
         }
         return out;
+    }
+
+    /** Metadata is best effort: when the store cannot be read, the catalog this process knows is listed. */
+    private void refreshQuietly() {
+        try {
+            catalog.refresh();
+        } catch (SqlError | RuntimeException e) {
+            LOG.debug("listing the catalog known to this process; re-reading it failed", e);
+        }
     }
 
     @Override

@@ -12,7 +12,16 @@ public interface SqlDatabase extends AutoCloseable {
 
     /** Opens the catalog persisted in {@code store}, creating the default schema and table {@code KV} if new. */
     static SqlDatabase open(KvStore store) throws SqlError {
-        return KegDatabase.open(store);
+        return KegDatabase.open(store, DatabaseOptions.DEFAULT);
+    }
+
+    /**
+     * {@link #open(KvStore)} with options: whether other processes share the catalog, and extra SYS tables.
+     *
+     * @throws IllegalArgumentException if an extra system table's name is taken or it has fewer than two columns
+     */
+    static SqlDatabase open(KvStore store, DatabaseOptions options) throws SqlError {
+        return KegDatabase.open(store, options);
     }
 
     /** A new session (one per JDBC connection), in autocommit mode, on the default schema. */

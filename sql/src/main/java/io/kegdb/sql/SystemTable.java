@@ -20,7 +20,13 @@ import java.util.function.Supplier;
 /** A read-only table of schema SYS whose rows are computed when it is scanned. */
 final class SystemTable extends AbstractTable implements ScannableTable {
 
-    record Column(String name, SqlTypeName type, int jdbcType) {
+    /** The names of the built-in tables, which extra tables may not take. */
+    static final List<String> BUILT_IN = List.of("TABLES", "SEGMENTS", "STATS");
+
+    record Column(String name, SqlTypeName type, int jdbcType, boolean nullable) {
+        Column(String name, SqlTypeName type, int jdbcType) {
+            this(name, type, jdbcType, false);
+        }
     }
 
     final String name;
@@ -34,7 +40,15 @@ final class SystemTable extends AbstractTable implements ScannableTable {
     }
 
     /** SYS.TABLES, SYS.SEGMENTS and SYS.STATS over {@code store} and the catalog {@code snapshot}. */
-    static List<SystemTable> all(KvStore store, Catalog.Snapshot snapshot) {
+    static List<SystemTable> all(KvStore store, Catalog.Snapshot snapshot, List<SystemTableSource> extra) {
+        List<SystemTable> all = new ArrayList<>(builtIn(store, snapshot));
+        for (SystemTableSource source : extra) {
+            all.add(of(source));
+        }
+        return List.copyOf(all);
+    }
+
+    private static List<SystemTable> builtIn(KvStore store, Catalog.Snapshot snapshot) {
         Column[] tables = {
             text("TABLE_SCHEMA"), text("TABLE_NAME"), number("TABLE_ID"), text("KEY_COLUMN"), text("KEY_TYPE"),
             text("VALUE_COLUMN"), text("VALUE_TYPE")};
@@ -69,6 +83,46 @@ final class SystemTable extends AbstractTable implements ScannableTable {
                 }));
     }
 
+    /** A table whose columns and rows come from {@code source}; rows are checked against the columns. */
+    static SystemTable of(SystemTableSource source) {
+        List<Column> columns = new ArrayList<>();
+        for (SystemTableSource.Column c : source.columns()) {
+            columns.add(switch (c.kind()) {
+                case VARCHAR -> new Column(c.name(), SqlTypeName.VARCHAR, Types.VARCHAR, c.nullable());
+                case BIGINT -> new Column(c.name(), SqlTypeName.BIGINT, Types.BIGINT, c.nullable());
+                case BOOLEAN -> new Column(c.name(), SqlTypeName.BOOLEAN, Types.BOOLEAN, c.nullable());
+            });
+        }
+        String name = source.name();
+        return new SystemTable(name, List.copyOf(columns), () -> {
+            List<Object[]> rows = source.rows();
+            for (Object[] row : rows) {
+                check(name, columns, row);
+            }
+            return rows;
+        });
+    }
+
+    /** A row of the wrong shape would surface as a ClassCastException deep in generated code: name it here. */
+    private static void check(String table, List<Column> columns, Object[] row) {
+        if (row.length != columns.size()) {
+            throw new IllegalStateException("SYS." + table + " produced a row of " + row.length + " values for "
+                    + columns.size() + " columns");
+        }
+        for (int i = 0; i < row.length; i++) {
+            Column c = columns.get(i);
+            Class<?> expected = switch (c.type()) {
+                case BIGINT -> Long.class;
+                case BOOLEAN -> Boolean.class;
+                default -> String.class;
+            };
+            if (row[i] == null ? !c.nullable() : !expected.isInstance(row[i])) {
+                throw new IllegalStateException("SYS." + table + " produced " + row[i] + " for column " + c.name()
+                        + " (" + c.type() + (c.nullable() ? "" : " NOT NULL") + ")");
+            }
+        }
+    }
+
     static String typeName(ColumnType type, int length) {
         return type.hasLength() && length > 0 ? type.name() + "(" + length + ")" : type.name();
     }
@@ -85,7 +139,7 @@ final class SystemTable extends AbstractTable implements ScannableTable {
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         RelDataTypeFactory.Builder b = typeFactory.builder();
         for (Column c : columns) {
-            b.add(c.name(), typeFactory.createTypeWithNullability(typeFactory.createSqlType(c.type()), false));
+            b.add(c.name(), typeFactory.createTypeWithNullability(typeFactory.createSqlType(c.type()), c.nullable()));
         }
         return b.build();
     }

@@ -18,6 +18,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
@@ -137,6 +138,157 @@ class ClusterJdbcTest {
         try (ResultSet rs = client.createStatement().executeQuery("SELECT COUNT(*) FROM KV")) {
             assertTrue(rs.next());
             assertEquals(5, rs.getLong(1));
+        }
+    }
+
+    /** Addresses of three nodes; nodes 1 and 2 started through the raft API, node 0 left to an embedded member. */
+    private List<String> startTwoOfThree(String group) throws IOException {
+        List<String> nodes = new ArrayList<>();
+        for (int i = 0; i < 3; i++) {
+            nodes.add("127.0.0.1:" + freePort());
+        }
+        for (int i = 1; i < 3; i++) {
+            started.add(RaftNode.start(RaftNodeOptions.builder().dir(dir.resolve(group + "-" + i)).group(group)
+                    .self(nodes.get(i)).peers(String.join(",", nodes)).electionTimeoutMs(600).build()));
+        }
+        return nodes;
+    }
+
+    private String memberUrl(String group, List<String> nodes) {
+        return "jdbc:kegdb:" + dir.resolve(group + "-0") + "?raft.group=" + group + "&raft.self=" + nodes.get(0)
+                + "&raft.peers=" + String.join(",", nodes) + "&raft.electionTimeoutMs=600";
+    }
+
+    /** SYS.RAFT row by row: NODE, ROLE, TERM, LEADER, COMMIT_INDEX, APPLIED_INDEX, FIRST_LOG_INDEX, LAST_LOG_INDEX. */
+    private static List<List<Object>> raftRows(Connection c) throws SQLException {
+        List<List<Object>> rows = new ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM SYS.RAFT ORDER BY NODE")) {
+            assertEquals(8, rs.getMetaData().getColumnCount());
+            while (rs.next()) {
+                List<Object> row = new ArrayList<>();
+                for (int i = 1; i <= 8; i++) {
+                    row.add(rs.getObject(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
+    }
+
+    private static List<Object> leaderRow(List<List<Object>> rows) {
+        List<List<Object>> leaders = rows.stream().filter(r -> r.get(1).equals("LEADER")).toList();
+        assertEquals(1, leaders.size(), "one leader in " + rows);
+        return leaders.get(0);
+    }
+
+    @Test
+    void sysRaftShowsOneLeaderAndFollowsALeaderChange() throws Exception {
+        List<String> nodes = startTwoOfThree("sysraft");
+        Connection member = connect(memberUrl("sysraft", nodes));
+        Connection client = connect("jdbc:kegdb:raft://" + String.join(",", nodes) + "/sysraft");
+
+        List<List<Object>> rows = raftRows(client);
+        assertEquals(nodes.stream().sorted().toList(), rows.stream().map(r -> r.get(0)).toList(), rows.toString());
+        List<Object> leader = leaderRow(rows);
+        for (List<Object> r : rows) {
+            assertEquals(leader.get(2), r.get(2), "terms agree: " + rows);
+            assertEquals(leader.get(0), r.get(3), "everyone names the leader: " + rows);
+            assertTrue((Long) r.get(6) >= 1 && (Long) r.get(7) >= (Long) r.get(4), "log range: " + r);
+        }
+        assertEquals(nodes.stream().sorted().toList(), raftRows(member).stream().map(r -> r.get(0)).toList(),
+                "the embedded member lists the group too");
+
+        long commitBefore = (Long) leader.get(4);
+        try (Statement s = client.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO KV VALUES ('counted', '1')"));
+        }
+        List<Object> leaderAfter = leaderRow(raftRows(client));
+        assertTrue((Long) leaderAfter.get(4) > commitBefore, "commit index advanced: " + leaderAfter);
+        assertTrue((Long) leaderAfter.get(5) > commitBefore, "applied index advanced: " + leaderAfter);
+        try (Statement s = member.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(DISTINCT TERM), MIN(COMMIT_INDEX) FROM SYS.RAFT")) {
+            assertTrue(rs.next());
+            assertEquals(1, rs.getLong(1), "one term");
+        }
+
+        // stop the leader: the nodes still up elect another, and the table says so
+        String oldLeader = (String) leaderAfter.get(0);
+        long oldTerm = (Long) leaderAfter.get(2);
+        int stoppedIndex = nodes.indexOf(oldLeader);
+        if (stoppedIndex == 0) {
+            member.close(); // the embedded member was leading: its last connection closing stops it
+        } else {
+            started.remove(stoppedIndex - 1).close();
+        }
+        Connection survivor = stoppedIndex == 0 ? client : member;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        List<List<Object>> after;
+        while (true) {
+            after = raftRows(survivor);
+            List<List<Object>> leaders = after.stream().filter(r -> r.get(1).equals("LEADER")).toList();
+            if (leaders.size() == 1 && !leaders.get(0).get(0).equals(oldLeader)) {
+                break;
+            }
+            assertTrue(System.nanoTime() < deadline, "no new leader in " + after);
+            Thread.sleep(100);
+        }
+        List<Object> newLeader = leaderRow(after);
+        assertTrue((Long) newLeader.get(2) > oldTerm, "a later term: " + after);
+        List<Object> gone = after.stream().filter(r -> r.get(0).equals(oldLeader)).findFirst().orElseThrow();
+        assertEquals("UNREACHABLE", gone.get(1), after.toString());
+        assertEquals(Arrays.asList(null, null, null, null, null, null), gone.subList(2, 8));
+        try (Statement s = survivor.createStatement()) {
+            assertEquals(1, s.executeUpdate("INSERT INTO KV VALUES ('after-failover', '1')"));
+        }
+    }
+
+    @Test
+    void tablesCreatedThroughOneClientAreSeenByTheOthers() throws Exception {
+        List<String> nodes = startTwoOfThree("ddl");
+        // three stores in this JVM, each with its own catalog, as three processes would have
+        Connection member = connect(memberUrl("ddl", nodes));
+        Connection a = connect("jdbc:kegdb:raft://" + String.join(",", nodes) + "/ddl");
+        Connection b = connect("jdbc:kegdb:raft://" + nodes.get(2) + "/ddl");
+        for (Connection c : List.of(member, a, b)) {
+            assertEquals(1, c.createStatement().executeUpdate("UPSERT INTO KV VALUES ('warm', 'catalog read')"));
+        }
+
+        try (Statement s = a.createStatement()) {
+            s.executeUpdate("CREATE TABLE PETS (NAME VARCHAR PRIMARY KEY, LEGS BIGINT)");
+            s.executeUpdate("INSERT INTO PETS VALUES ('cat', 4)");
+        }
+        for (Connection c : List.of(member, b)) {
+            try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT LEGS FROM PETS WHERE NAME = 'cat'")) {
+                assertTrue(rs.next());
+                assertEquals(4, rs.getLong(1));
+            }
+            try (ResultSet rs = c.getMetaData().getTables(null, "PUBLIC", "PETS", null)) {
+                assertTrue(rs.next(), "metadata lists the new table");
+            }
+        }
+        try (PreparedStatement p = b.prepareStatement("INSERT INTO PETS VALUES (?, ?)")) {
+            p.setString(1, "bird");
+            p.setLong(2, 2);
+            assertEquals(1, p.executeUpdate());
+        }
+        try (ResultSet rs = member.createStatement().executeQuery("SELECT SUM(LEGS) FROM PETS")) {
+            assertTrue(rs.next());
+            assertEquals(6, rs.getLong(1));
+        }
+
+        member.createStatement().executeUpdate("DROP TABLE PETS");
+        for (Connection c : List.of(a, b)) {
+            SQLException e = assertThrows(SQLException.class, () -> c.createStatement().executeQuery("SELECT * FROM PETS"));
+            assertEquals("42S02", e.getSQLState());
+        }
+        // tables created through two different catalogs get distinct ids
+        b.createStatement().executeUpdate("CREATE TABLE T1 (K VARCHAR PRIMARY KEY, V VARCHAR)");
+        a.createStatement().executeUpdate("CREATE TABLE T2 (K VARCHAR PRIMARY KEY, V VARCHAR)");
+        try (ResultSet rs = member.createStatement().executeQuery(
+                "SELECT COUNT(DISTINCT TABLE_ID), COUNT(*) FROM SYS.TABLES")) {
+            assertTrue(rs.next());
+            assertEquals(rs.getLong(2), rs.getLong(1));
+            assertEquals(3, rs.getLong(2), "KV, T1, T2");
         }
     }
 

@@ -1,0 +1,88 @@
+package io.kegdb.sql;
+
+import io.kegdb.engine.KvStore;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.kegdb.sql.SqlTestSupport.fails;
+import static io.kegdb.sql.SqlTestSupport.row;
+import static io.kegdb.sql.SqlTestSupport.rows;
+import static io.kegdb.sql.SqlTestSupport.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+
+/**
+ * Two databases over one store stand for two processes of a Raft group: with a shared catalog each sees the
+ * other's DDL at its next statement, and concurrent DDL never hands out one table id twice.
+ */
+class SharedCatalogTest {
+
+    private static final DatabaseOptions SHARED = new DatabaseOptions(true, List.of());
+
+    @Test
+    void tablesCreatedAndDroppedElsewhereAreSeenAtTheNextStatement() throws SqlError {
+        try (KvStore store = KvStore.inMemory();
+             SqlDatabase a = SqlDatabase.open(store, SHARED); SqlDatabase b = SqlDatabase.open(store, SHARED);
+             SqlSession sa = a.newSession(); SqlSession sb = b.newSession()) {
+            fails("42S02", sb, "SELECT * FROM pets");
+            update(sa, "CREATE TABLE pets (name VARCHAR PRIMARY KEY, legs BIGINT)");
+            update(sa, "INSERT INTO pets VALUES ('cat', 4)");
+            assertEquals(List.of(row("cat", 4L)), rows(sb, "SELECT * FROM pets"));
+            assertEquals(List.of(row(4L)), rows(sb, "SELECT legs FROM pets WHERE name = 'cat'"));
+            update(sb, "INSERT INTO pets VALUES ('bird', 2)");
+            assertEquals(List.of(row(6L)), rows(sa, "SELECT SUM(legs) FROM pets"));
+            assertEquals(List.of("PETS"), b.tables().stream().filter(t -> t.schema().equals("PUBLIC")
+                    && !t.name().equals("KV")).map(TableInfo::name).toList(), "metadata sees it too");
+
+            update(sb, "DROP TABLE pets");
+            fails("42S02", sa, "SELECT * FROM pets");
+            fails("42S02", sa, "INSERT INTO pets VALUES ('dog', 4)");
+            update(sa, "CREATE TABLE pets (name VARCHAR PRIMARY KEY, legs BIGINT)");
+            assertEquals(List.of(), rows(sb, "SELECT * FROM pets"), "the old rows do not come back");
+        }
+    }
+
+    @Test
+    void ddlPreparedOnAStaleCatalogStartsOverFromTheCurrentOne() throws SqlError {
+        try (KvStore store = KvStore.inMemory();
+             SqlDatabase a = SqlDatabase.open(store, SHARED); SqlDatabase b = SqlDatabase.open(store, SHARED);
+             SqlSession sa = a.newSession(); SqlSession sb = b.newSession()) {
+            // b prepares while its catalog is current, then a's DDL moves the catalog on before b executes
+            try (SqlStatement create = sb.prepare("CREATE TABLE t_two (k VARCHAR PRIMARY KEY, v VARCHAR)");
+                 SqlStatement duplicate = sb.prepare("CREATE TABLE t_one (k VARCHAR PRIMARY KEY, v VARCHAR)")) {
+                update(sa, "CREATE TABLE t_one (k VARCHAR PRIMARY KEY, v VARCHAR)");
+                create.execute(List.of(), 0).close();
+                SqlError e = org.junit.jupiter.api.Assertions.assertThrows(SqlError.class,
+                        () -> duplicate.execute(List.of(), 0));
+                assertEquals("42S01", e.sqlState());
+            }
+            List<List<Object>> ids = rows(sa, "SELECT table_name, table_id FROM sys.tables WHERE table_name <> 'KV'"
+                    + " ORDER BY table_name");
+            assertEquals(2, ids.size());
+            assertNotEquals(ids.get(0).get(1), ids.get(1).get(1), "distinct ids: " + ids);
+            update(sa, "INSERT INTO t_one VALUES ('k', 'in one')");
+            update(sb, "INSERT INTO t_two VALUES ('k', 'in two')");
+            assertEquals(List.of(row("in one")), rows(sb, "SELECT v FROM t_one"));
+            assertEquals(List.of(row("in two")), rows(sa, "SELECT v FROM t_two"));
+        }
+    }
+
+    @Test
+    void aCatalogNotSharedNeverReadsTheStoreToCheckIt() throws SqlError {
+        try (KvStore memory = KvStore.inMemory()) {
+            CountingStore store = new CountingStore(memory);
+            try (SqlDatabase db = SqlDatabase.open(store); SqlSession s = db.newSession()) {
+                update(s, "INSERT INTO kv VALUES ('a', 'b')");
+                store.reset();
+                assertEquals(List.of(row("b")), rows(s, "SELECT v FROM kv WHERE k = 'a'"));
+                assertEquals(1, store.gets.get(), "the row only");
+            }
+            try (SqlDatabase db = SqlDatabase.open(store, SHARED); SqlSession s = db.newSession()) {
+                store.reset();
+                assertEquals(List.of(row("b")), rows(s, "SELECT v FROM kv WHERE k = 'a'"));
+                assertEquals(2, store.gets.get(), "the catalog version, then the row");
+            }
+        }
+    }
+}
