@@ -73,66 +73,68 @@ class SqlFuzzTest {
         int failuresSinceDigest = 0;
         long start = System.nanoTime();
         int ran = 0;
-        for (; ran < total && System.nanoTime() - start < maxNanos && problems.size() < 50; ran++) {
-            if (transactionLeft == 0 && harness.nextInt(300) == 0) {
-                c.setAutoCommit(false);
-                transactionStart = baseline;
-                ddlInTransaction = false;
-                transactionLeft = 5 + harness.nextInt(30);
-            }
-            SqlFuzzGenerator.Case fuzz = generator.next();
-            count(byKind, fuzz.kind());
-            Boolean wrote = null;
-            long began = System.nanoTime();
-            try {
-                wrote = run(c, fuzz, harness);
-            } catch (SQLException e) {
-                count(failedByKind, fuzz.kind());
-                checkState(ran, fuzz, e);
-            } catch (Throwable t) {
-                count(failedByKind, fuzz.kind());
-                problem(ran, fuzz, "escaped as " + t);
-                t.printStackTrace(System.out);
-            }
-            millisByKind.merge(fuzz.kind(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), Long::sum);
-            if (wrote == null) {
-                // Failed: the connection must still work and the data must be as it was (the whole digest
-                // after a failed statement that could write, and after every few other failures).
-                boolean full = WRITES.matcher(fuzz.sql()).find() || ++failuresSinceDigest >= VERIFY_FAILURES_EVERY;
-                if (full) {
-                    failuresSinceDigest = 0;
+        try {
+            for (; ran < total && System.nanoTime() - start < maxNanos && problems.size() < 50; ran++) {
+                if (transactionLeft == 0 && harness.nextInt(300) == 0) {
+                    c.setAutoCommit(false);
+                    transactionStart = baseline;
+                    ddlInTransaction = false;
+                    transactionLeft = 5 + harness.nextInt(30);
                 }
-                TableDigest now = probe(ran, fuzz, c, full ? null : baseline);
-                if (now == null) {
-                    c = reopen(c, url);
+                SqlFuzzGenerator.Case fuzz = generator.next();
+                count(byKind, fuzz.kind());
+                Boolean wrote = null;
+                long began = System.nanoTime();
+                try {
+                    wrote = run(c, fuzz, harness);
+                } catch (SQLException e) {
+                    count(failedByKind, fuzz.kind());
+                    checkState(ran, fuzz, e);
+                } catch (Throwable t) {
+                    count(failedByKind, fuzz.kind());
+                    problem(ran, fuzz, "escaped as " + t);
+                    t.printStackTrace(System.out);
+                }
+                millisByKind.merge(fuzz.kind(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - began), Long::sum);
+                if (wrote == null) {
+                    // Failed: the connection must still work and the data must be as it was (the whole digest
+                    // after a failed statement that could write, and after every few other failures).
+                    boolean full = WRITES.matcher(fuzz.sql()).find() || ++failuresSinceDigest >= VERIFY_FAILURES_EVERY;
+                    if (full) {
+                        failuresSinceDigest = 0;
+                    }
+                    TableDigest now = probe(ran, fuzz, c, full ? null : baseline);
+                    if (now == null) {
+                        c = reopen(c, url);
+                        baseline = TableDigest.of(c);
+                        transactionLeft = 0;
+                    } else if (!now.equals(baseline)) {
+                        problem(ran, fuzz, "failed statement changed the data: " + baseline.rowCounts() + " -> "
+                                + now.rowCounts());
+                        baseline = now;
+                    }
+                } else if (wrote) {
                     baseline = TableDigest.of(c);
-                    transactionLeft = 0;
-                } else if (!now.equals(baseline)) {
-                    problem(ran, fuzz, "failed statement changed the data: " + baseline.rowCounts() + " -> "
-                            + now.rowCounts());
-                    baseline = now;
+                    ddlInTransaction |= transactionLeft > 0 && DDL.matcher(fuzz.sql()).matches();
+                } else if (++queriesSinceVerify >= VERIFY_QUERIES_EVERY) {
+                    queriesSinceVerify = 0;
+                    TableDigest now = TableDigest.of(c);
+                    if (!now.equals(baseline)) {
+                        problem(ran, fuzz, "data changed under queries: " + baseline.rowCounts() + " -> " + now.rowCounts());
+                        baseline = now;
+                    }
                 }
-            } else if (wrote) {
-                baseline = TableDigest.of(c);
-                ddlInTransaction |= transactionLeft > 0 && DDL.matcher(fuzz.sql()).matches();
-            } else if (++queriesSinceVerify >= VERIFY_QUERIES_EVERY) {
-                queriesSinceVerify = 0;
-                TableDigest now = TableDigest.of(c);
-                if (!now.equals(baseline)) {
-                    problem(ran, fuzz, "data changed under queries: " + baseline.rowCounts() + " -> " + now.rowCounts());
-                    baseline = now;
+                if (transactionLeft > 0 && --transactionLeft == 0) {
+                    baseline = endTransaction(c, harness.nextBoolean(), baseline, transactionStart, ddlInTransaction, ran);
+                }
+                if (transactionLeft == 0) {
+                    baseline = keepSmall(c, baseline);
                 }
             }
-            if (transactionLeft > 0 && --transactionLeft == 0) {
-                baseline = endTransaction(c, harness.nextBoolean(), baseline, transactionStart, ddlInTransaction, ran);
-            }
-            if (transactionLeft == 0) {
-                baseline = keepSmall(c, baseline);
-            }
+        } finally {
+            c.close();
+            report(ran, total, seed, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
-        long millis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start);
-        c.close();
-        report(ran, total, seed, millis);
         if (!problems.isEmpty()) {
             fail(problems.size() + " problems, first: " + String.join("\n", problems.subList(0, Math.min(10, problems.size()))));
         }
@@ -279,14 +281,23 @@ class SqlFuzzTest {
 
     private TableDigest endTransaction(Connection c, boolean commit, TableDigest seen, TableDigest before,
                                        boolean ddl, int index) throws SQLException {
+        boolean committed = false;
+        count(byKind, commit ? "commit" : "rollback");
         if (commit) {
-            c.commit();
+            try {
+                c.commit();
+                committed = true;
+            } catch (SQLException e) {
+                // The store checks key and value sizes at commit: a failed commit must write nothing.
+                checkState(index, new SqlFuzzGenerator.Case("commit", "COMMIT", null), e);
+                count(failedByKind, "commit");
+            }
         } else {
             c.rollback();
         }
         c.setAutoCommit(true);
         TableDigest now = TableDigest.of(c);
-        TableDigest expected = commit ? seen : before;
+        TableDigest expected = committed ? seen : before;
         if (!ddl && !now.equals(expected)) {
             problems.add("#" + index + ": after " + (commit ? "commit" : "rollback") + " the data is "
                     + now.rowCounts() + ", expected " + expected.rowCounts());
