@@ -68,16 +68,16 @@ final class SqlFuzzGenerator {
     private static final String[] KINDS = {"valid", "mutated", "prepared", "random-tokens", "random-chars", "unicode",
         "deep", "ddl", "huge"};
     /** A normal build favours what is cheap to run; deep and huge statements cost Calcite up to seconds each. */
-    private static final int[] BUILD_WEIGHTS = {100, 430, 300, 60, 50, 45, 6, 6, 3};
+    private static final int[] BUILD_WEIGHTS = {100, 430, 300, 60, 50, 46, 6, 6, 2};
     private static final int[] STRESS_WEIGHTS = {200, 400, 250, 50, 40, 40, 12, 6, 2};
 
     /**
      * @param seed   the seed of every choice
-     * @param stress the long run's mix (more valid, deep and huge statements; huge literals of 1-2 MB, not 0.25-0.5)
+     * @param stress the long run's mix (more valid, deep and huge statements; huge literals of 1-2 MB, not 128-256 KB)
      */
     SqlFuzzGenerator(long seed, boolean stress) {
         this.random = new Random(seed);
-        this.hugeBytes = stress ? 2 << 20 : 512 << 10;
+        this.hugeBytes = stress ? 2 << 20 : 256 << 10;
         this.weights = stress ? STRESS_WEIGHTS : BUILD_WEIGHTS;
     }
 
