@@ -17,10 +17,12 @@ final class Backup {
 
     private final Bitcask db;
     private final Path target;
+    private final MaintenanceListener listener;
 
-    Backup(Bitcask db, Path target) {
+    Backup(Bitcask db, Path target, MaintenanceListener listener) {
         this.db = db;
         this.target = target;
+        this.listener = listener;
     }
 
     void run() throws IOException {
@@ -42,9 +44,18 @@ final class Backup {
         } finally {
             db.writeLock().unlock();
         }
+        long total = 0;
+        for (Segment s : segments) {
+            total += s == activeSegment ? activeLength : s.length();
+        }
+        long done = 0;
+        int copied = 0;
+        listener.progress(0, total, 0, segments.size());
         for (Segment s : segments) {
             Path to = target.resolve(s.path().getFileName());
-            copy(s.path(), to, s == activeSegment ? activeLength : Files.size(s.path()));
+            long length = s == activeSegment ? activeLength : Files.size(s.path());
+            copy(s.path(), to, length);
+            done += length;
             Path hint = HintFile.pathFor(s);
             if (s != activeSegment && Files.exists(hint)) {
                 Path hintTo = target.resolve(hint.getFileName());
@@ -54,6 +65,7 @@ final class Backup {
                     Files.deleteIfExists(hintTo);
                 }
             }
+            listener.progress(done, total, ++copied, segments.size());
         }
         Directories.sync(target);
     }

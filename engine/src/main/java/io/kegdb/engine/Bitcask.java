@@ -539,11 +539,20 @@ public final class Bitcask implements KvStore {
      * data it had.
      */
     public void merge() throws IOException {
+        merge(MaintenanceListener.NONE);
+    }
+
+    /**
+     * {@link #merge()}, reporting bytes and segments done and each durable step (output written, hint written,
+     * output installed, keydir moved, input deleted) to {@code listener} on the merging thread.
+     */
+    public void merge(MaintenanceListener listener) throws IOException {
+        Objects.requireNonNull(listener, "listener");
         checkWritable();
         maintenanceLock.lock();
         try {
             checkOpen();
-            if (new Merge(this).run(true)) {
+            if (new Merge(this, listener).run(true)) {
                 merges++;
             }
         } finally {
@@ -556,7 +565,7 @@ public final class Bitcask implements KvStore {
             return;
         }
         try {
-            if (!closed && new Merge(this).run(false)) {
+            if (!closed && new Merge(this, MaintenanceListener.NONE).run(false)) {
                 merges++;
             }
             table.enforceBound();
@@ -573,14 +582,125 @@ public final class Bitcask implements KvStore {
      * writes continue while the copy is made.
      */
     public void backup(Path target) throws IOException {
+        backup(target, MaintenanceListener.NONE);
+    }
+
+    /** {@link #backup(Path)}, reporting bytes and segments copied to {@code listener}. */
+    public void backup(Path target, MaintenanceListener listener) throws IOException {
         Objects.requireNonNull(target, "target");
+        Objects.requireNonNull(listener, "listener");
         checkOpen();
         maintenanceLock.lock();
         try {
             checkOpen();
-            new Backup(this, target).run();
+            new Backup(this, target, listener).run();
         } finally {
             maintenanceLock.unlock();
+        }
+    }
+
+    /**
+     * Checks the open store from end to end: every segment's header, records (CRC and framing) and hint file;
+     * every keydir entry's record (valid CRC, a put of that very key, and the record that replaying the
+     * segments on restart would end at, so no key would come back or vanish); and every segment's live and
+     * dead byte accounting (what {@link #stats()} reports and merge decides by) against the records the keydir
+     * points at.
+     *
+     * <p>It holds the write lock (and excludes merge and backup) for its whole run, so it sees one consistent
+     * state: reads go on, writes wait. It reads every byte of data, so on a large store it takes as long as
+     * reading the store from disk. The store itself is not changed.
+     *
+     * @return the findings; {@link CheckReport#ok()} when the store is consistent
+     * @throws IOException if a file cannot be read
+     */
+    public CheckReport verify() throws IOException {
+        checkOpen();
+        maintenanceLock.lock();
+        try {
+            writeLock.lock();
+            try {
+                checkOpen();
+                CheckReport.Builder report = new CheckReport.Builder();
+                StoreAudit audit = new StoreAudit(report, MaintenanceListener.NONE);
+                // Published lengths end at a record boundary: nothing in an open store may be a torn tail.
+                audit.scanSegments(table.inReplayOrder(), null, active == null ? null : active.segment());
+                audit.compareWithKeyDir(keyDir, table);
+                return report.build();
+            } finally {
+                writeLock.unlock();
+            }
+        } finally {
+            maintenanceLock.unlock();
+        }
+    }
+
+    /** {@link #check(Path, MaintenanceListener)} without progress reports. */
+    public static CheckReport check(Path dir) throws IOException {
+        return check(dir, MaintenanceListener.NONE);
+    }
+
+    /**
+     * Checks the closed store in {@code dir} without changing it: every data segment's header and records
+     * (each damaged region with its file and offsets, a torn tail of the newest segment), every hint file
+     * against its segment, temporary files an interrupted merge left, and the directory lock. It holds a
+     * shared lock while it runs, so no writer can open the store meanwhile.
+     *
+     * @return the findings; if another process (or an open store in this one) holds the directory, the report
+     *         says so and nothing else is checked
+     * @throws IOException if {@code dir} is not a directory or a file cannot be read
+     */
+    public static CheckReport check(Path dir, MaintenanceListener listener) throws IOException {
+        Objects.requireNonNull(listener, "listener");
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + ": no such store directory");
+        }
+        DirectoryLock lock = null;
+        String lockState = "no LOCK file: the store was never opened for writing";
+        if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
+            try {
+                lock = DirectoryLock.acquire(dir, true);
+                lockState = "LOCK is free: no process has the store open";
+            } catch (IOException held) {
+                CheckReport.Builder report = new CheckReport.Builder();
+                report.problem(held.getMessage() + "; a store is checked while closed (an open store: verify())");
+                return report.build();
+            }
+        }
+        try {
+            DirectoryCheck c = DirectoryCheck.run(dir, listener);
+            c.report.note(lockState);
+            return c.report.build();
+        } finally {
+            if (lock != null) {
+                lock.close();
+            }
+        }
+    }
+
+    /** {@link #repair(Path, MaintenanceListener)} without progress reports. */
+    public static CheckReport repair(Path dir) throws IOException {
+        return repair(dir, MaintenanceListener.NONE);
+    }
+
+    /**
+     * Repairs the closed store in {@code dir}, keeping every intact committed record: deletes temporary files
+     * and hints without data, truncates a torn tail, rewrites a damaged segment without its damaged regions
+     * (records there are lost; an older record of the same key, or a key a lost tombstone deleted, may then
+     * be visible again), restores an unreadable segment header, and deletes hint files that do not match
+     * their segment so that open rebuilds them. Each change is crash-safe. It takes the directory lock.
+     *
+     * @return {@link CheckReport#changes()} lists every change made, the problems found before as notes, and
+     *         {@link CheckReport#problems()} what a check finds afterwards (normally nothing)
+     * @throws IOException if {@code dir} is not a directory, another process has the store open, or a file
+     *                     cannot be read or written
+     */
+    public static CheckReport repair(Path dir, MaintenanceListener listener) throws IOException {
+        Objects.requireNonNull(listener, "listener");
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + ": no such store directory");
+        }
+        try (DirectoryLock lock = DirectoryLock.acquire(dir, false)) {
+            return DirectoryRepair.run(dir, listener);
         }
     }
 

@@ -44,44 +44,7 @@ final class HintFile {
     static void write(Segment segment) throws IOException {
         ByteBuffer buf = segment.buffer();
         int limit = (int) segment.length();
-        int[][] found = {new int[1024], new int[1024]};
-        int[] n = {0};
-        SegmentScanner.scan(buf, limit, false, (type, offset, size) -> {
-            if (n[0] == found[0].length) {
-                found[0] = Arrays.copyOf(found[0], n[0] * 2);
-                found[1] = Arrays.copyOf(found[1], n[0] * 2);
-            }
-            found[0][n[0]] = offset;
-            found[1][n[0]++] = size;
-        });
-        int[] offsets = found[0];
-        int[] sizes = found[1];
-        int count = n[0];
-        // Sort record indexes by key, then file position; an 8-byte key prefix settles most comparisons.
-        long[] prefix = new long[count];
-        for (int i = 0; i < count; i++) {
-            prefix[i] = keyPrefix(buf, offsets[i]);
-        }
-        Integer[] order = new Integer[count];
-        for (int i = 0; i < count; i++) {
-            order[i] = i;
-        }
-        Arrays.sort(order, (x, y) -> {
-            int c = Long.compareUnsigned(prefix[x], prefix[y]);
-            if (c == 0) {
-                c = compareKeys(buf, offsets[x], offsets[y]);
-            }
-            return c != 0 ? c : Integer.compare(offsets[x], offsets[y]);
-        });
-        List<int[]> last = new ArrayList<>();
-        for (int i = 0; i < count; i++) {
-            int x = order[i];
-            if (i + 1 < count && prefix[x] == prefix[order[i + 1]]
-                    && compareKeys(buf, offsets[x], offsets[order[i + 1]]) == 0) {
-                continue; // a newer record of the same key follows
-            }
-            last.add(new int[] {offsets[x], sizes[x]});
-        }
+        List<int[]> last = lastRecordsByKey(segment, buf, limit);
         long bytes = HEADER + 4;
         for (int[] r : last) {
             bytes += ENTRY_HEADER + RecordFormat.keyLength(buf, r[0]);
@@ -113,6 +76,96 @@ final class HintFile {
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.sync(target.getParent());
+    }
+
+    /**
+     * {offset, size} of the last committed record of every key in the segment's data up to {@code limit}, in
+     * ascending key order: what the hint lists.
+     *
+     * @throws IOException naming the file and offset if the data is damaged: a hint of the records before the
+     *                     damage would let a later open skip the rest of the segment silently
+     */
+    static List<int[]> lastRecordsByKey(Segment segment, ByteBuffer buf, int limit) throws IOException {
+        int[][] found = {new int[1024], new int[1024]};
+        int[] n = {0};
+        SegmentScanner.Result scanned = SegmentScanner.scan(buf, limit, false, (type, offset, size) -> {
+            if (n[0] == found[0].length) {
+                found[0] = Arrays.copyOf(found[0], n[0] * 2);
+                found[1] = Arrays.copyOf(found[1], n[0] * 2);
+            }
+            found[0][n[0]] = offset;
+            found[1][n[0]++] = size;
+        });
+        if (!scanned.clean()) {
+            throw new IOException(segment.path() + ": corrupt record at offset " + scanned.invalidAt()
+                    + "; no hint written for a damaged segment");
+        }
+        int[] offsets = found[0];
+        int[] sizes = found[1];
+        int count = n[0];
+        // Sort record indexes by key, then file position; an 8-byte key prefix settles most comparisons.
+        long[] prefix = new long[count];
+        for (int i = 0; i < count; i++) {
+            prefix[i] = keyPrefix(buf, offsets[i]);
+        }
+        Integer[] order = new Integer[count];
+        for (int i = 0; i < count; i++) {
+            order[i] = i;
+        }
+        Arrays.sort(order, (x, y) -> {
+            int c = Long.compareUnsigned(prefix[x], prefix[y]);
+            if (c == 0) {
+                c = compareKeys(buf, offsets[x], offsets[y]);
+            }
+            return c != 0 ? c : Integer.compare(offsets[x], offsets[y]);
+        });
+        List<int[]> last = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            int x = order[i];
+            if (i + 1 < count && prefix[x] == prefix[order[i + 1]]
+                    && compareKeys(buf, offsets[x], offsets[order[i + 1]]) == 0) {
+                continue; // a newer record of the same key follows
+            }
+            last.add(new int[] {offsets[x], sizes[x]});
+        }
+        return last;
+    }
+
+    /**
+     * What is wrong with {@code segment}'s hint file, or null if it has none or it lists exactly the segment's
+     * last record per key. Used by consistency checks; open simply ignores a hint that fails its checks.
+     */
+    static String problem(Segment segment) throws IOException {
+        Path path = pathFor(segment);
+        if (!Files.exists(path)) {
+            return null;
+        }
+        Cursor c = open(segment);
+        if (c == null) {
+            return path + ": fails its checksum, framing or length check (ignored on open)";
+        }
+        ByteBuffer buf = segment.buffer();
+        SegmentScanner.Result scanned = SegmentScanner.scan(buf, (int) segment.length(), false, (t, o, n) -> { });
+        if (!scanned.clean()) {
+            return path + ": indexes a damaged segment (first damaged record at offset " + scanned.invalidAt()
+                    + "); reads through it reach the damaged records";
+        }
+        List<int[]> expected = lastRecordsByKey(segment, buf, (int) segment.length());
+        if (c.count() != expected.size()) {
+            return path + ": lists " + c.count() + " keys, the segment holds " + expected.size();
+        }
+        for (int[] r : expected) {
+            c.next();
+            int keyLen = RecordFormat.keyLength(buf, r[0]);
+            boolean tombstone = RecordFormat.isDelete(RecordFormat.type(buf, r[0]));
+            byte[] key = c.key();
+            if (c.offset() != r[0] || c.size() != r[1] || c.tombstone() != tombstone || key.length != keyLen
+                    || !buf.slice(r[0] + RecordFormat.HEADER_SIZE, keyLen).equals(ByteBuffer.wrap(key))) {
+                return path + ": entry at segment offset " + c.offset() + " disagrees with the segment's record at offset "
+                        + r[0];
+            }
+        }
+        return null;
     }
 
     /**

@@ -36,9 +36,15 @@ final class Merge {
     private final BitcaskOptions options;
     private final SegmentTable table;
     private final KeyDir keyDir;
+    private final MaintenanceListener listener;
+    private long bytesTotal;
+    private long bytesDone;
+    private int segmentsTotal;
+    private int segmentsDone;
 
-    Merge(Bitcask db) {
+    Merge(Bitcask db, MaintenanceListener listener) {
         this.db = db;
+        this.listener = listener;
         this.dir = db.directory();
         this.options = db.options();
         this.table = db.table();
@@ -48,6 +54,11 @@ final class Merge {
     /** Runs the merge; returns whether anything changed. {@code always} ignores the garbage thresholds. */
     boolean run(boolean always) throws IOException {
         List<Segment> inputs = sealedSegments();
+        for (Segment s : inputs) {
+            bytesTotal += s.length();
+        }
+        segmentsTotal = inputs.size();
+        listener.progress(0, bytesTotal, 0, segmentsTotal);
         boolean changed = dropDeadPrefix(inputs);
         if (inputs.isEmpty()) {
             return changed;
@@ -63,6 +74,7 @@ final class Merge {
                 : inputs.size() >= options.mergeMinFiles() && total > 0
                         && (double) dead / total >= options.mergeGarbageRatio();
         if (!worthIt) {
+            listener.progress(bytesTotal, bytesTotal, segmentsTotal, segmentsTotal);
             return changed;
         }
         long started = System.nanoTime();
@@ -87,7 +99,10 @@ final class Merge {
     private boolean dropDeadPrefix(List<Segment> inputs) throws IOException {
         boolean dropped = false;
         while (!inputs.isEmpty() && inputs.get(0).liveBytes() == 0) {
-            delete(inputs.remove(0));
+            Segment dead = inputs.remove(0);
+            delete(dead);
+            bytesDone += dead.length();
+            listener.progress(bytesDone, bytesTotal, ++segmentsDone, segmentsTotal);
             dropped = true;
         }
         return dropped;
@@ -125,6 +140,8 @@ final class Merge {
                     }
                     out.copy(in, buf, r[0], r[1]);
                 }
+                bytesDone += in.length();
+                listener.progress(bytesDone, bytesTotal, segmentsDone, segmentsTotal);
             }
             if (out != null) {
                 out.finish();
@@ -137,6 +154,7 @@ final class Merge {
         }
         for (Segment in : inputs) {
             delete(in);
+            listener.progress(bytesDone, bytesTotal, ++segmentsDone, segmentsTotal);
         }
     }
 
@@ -145,6 +163,7 @@ final class Merge {
         HintFile.delete(s);
         Files.deleteIfExists(s.path());
         Directories.sync(dir);
+        listener.mergeStep(MaintenanceListener.MergeStep.INPUT_DELETED, s.path().getFileName().toString());
     }
 
     /** One merge output segment being filled. */
@@ -185,11 +204,15 @@ final class Merge {
             writer.publish();
             writer.seal();
             Segment seg = writer.segment();
+            listener.mergeStep(MaintenanceListener.MergeStep.OUTPUT_WRITTEN, seg.path().getFileName().toString());
             HintFile.write(seg);
+            listener.mergeStep(MaintenanceListener.MergeStep.HINT_WRITTEN,
+                    HintFile.pathFor(seg).getFileName().toString());
             Files.move(seg.path(), finalPath, StandardCopyOption.ATOMIC_MOVE);
             seg.renamedTo(finalPath);
             published = true;
             Directories.sync(dir);
+            listener.mergeStep(MaintenanceListener.MergeStep.OUTPUT_INSTALLED, finalPath.getFileName().toString());
             table.add(seg);
             for (int i = 0; i < moves.size(); i += KEYDIR_CHUNK) {
                 db.writeLock().lock();
@@ -206,6 +229,7 @@ final class Merge {
                     db.writeLock().unlock();
                 }
             }
+            listener.mergeStep(MaintenanceListener.MergeStep.KEYDIR_MOVED, finalPath.getFileName().toString());
         }
 
         void abandon() {

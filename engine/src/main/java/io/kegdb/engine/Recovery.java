@@ -11,8 +11,6 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Rebuilds the keydir when a store opens: segments replay oldest data first (see {@link SegmentHeader});
@@ -23,7 +21,6 @@ import java.util.regex.Pattern;
 final class Recovery {
 
     private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
-    private static final Pattern DATA = Pattern.compile("(\\d{9})\\.data");
 
     /** What open needs from recovery. */
     record Result(KeyDir keyDir, SegmentTable table, Segment last, int maxId) {
@@ -114,39 +111,18 @@ final class Recovery {
     }
 
     private List<Segment> openSegments() throws IOException {
-        List<Path> paths = new ArrayList<>();
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "*.data")) {
-            for (Path f : files) {
-                if (DATA.matcher(f.getFileName().toString()).matches()) {
-                    paths.add(f);
-                }
-            }
-        }
-        paths.sort(null);
+        List<Path> paths = SegmentFiles.list(dir);
         List<Segment> segments = new ArrayList<>();
         for (int i = 0; i < paths.size(); i++) {
             Path f = paths.get(i);
-            Matcher m = DATA.matcher(f.getFileName().toString());
-            m.matches();
-            int id = Location.checkSegmentId(Integer.parseInt(m.group(1)), f);
-            long size = Files.size(f);
-            if (size > BitcaskOptions.MAX_SEGMENT_SIZE) {
-                throw new IOException(f + ": segment of " + size + " bytes exceeds the limit of "
-                        + BitcaskOptions.MAX_SEGMENT_SIZE + " bytes");
-            }
-            ByteBuffer head = ByteBuffer.allocate(SegmentHeader.SIZE);
-            try (FileChannel ch = FileChannel.open(f, StandardOpenOption.READ)) {
-                while (head.hasRemaining() && ch.read(head) >= 0) {
-                    // read the header fully
-                }
-            }
-            head.flip();
+            long size = SegmentFiles.size(f);
+            ByteBuffer head = SegmentFiles.headerBytes(f);
             SegmentHeader header;
             try {
                 header = SegmentHeader.decode(head, f);
             } catch (IOException e) {
                 boolean newest = i == paths.size() - 1;
-                if (newest && !options.readOnly() && isBlank(head)) {
+                if (newest && !options.readOnly() && SegmentFiles.isBlank(head)) {
                     // Created but never written before a crash: nothing in it was ever acknowledged.
                     LOG.log(Level.WARNING, "removing segment with an unwritten header {0}", f);
                     Files.delete(f);
@@ -154,18 +130,9 @@ final class Recovery {
                 }
                 throw e;
             }
-            segments.add(new Segment(id, f, header, size, null));
+            segments.add(new Segment(Location.checkSegmentId(SegmentFiles.id(f), f), f, header, size, null));
         }
         return segments;
-    }
-
-    private static boolean isBlank(ByteBuffer head) {
-        for (int i = 0; i < head.limit(); i++) {
-            if (head.get(i) != 0) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** Replays a sealed segment after the bulk-loaded run: through its hint if it has one, else its records. */

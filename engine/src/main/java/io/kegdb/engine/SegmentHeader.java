@@ -59,4 +59,54 @@ record SegmentHeader(int flags, long order) {
         }
         return new SegmentHeader(b.getShort(p + 10) & 0xFFFF, b.getLong(p + 12));
     }
+
+    /**
+     * The header of segment {@code id} from damaged header bytes, if the damage can be undone for certain: the
+     * magic and version are constants, and at most one other byte may be wrong; the checksum must then
+     * match exactly one candidate that is a header segment {@code id} could have (plain with order = id, or
+     * merged with a lower order). Returns null when no single candidate fits.
+     */
+    static SegmentHeader recover(ByteBuffer damaged, int id) {
+        if (damaged.remaining() < SIZE) {
+            return null;
+        }
+        byte[] h = new byte[SIZE];
+        damaged.duplicate().get(h);
+        ByteBuffer b = ByteBuffer.wrap(h);
+        b.put(0, MAGIC).putShort(8, (short) VERSION);
+        SegmentHeader found = candidate(b, id);
+        if (found != null) {
+            return found;
+        }
+        for (int i = 10; i < SIZE; i++) {
+            byte original = h[i];
+            for (int v = 0; v < 256; v++) {
+                if ((byte) v == original) {
+                    continue;
+                }
+                h[i] = (byte) v;
+                SegmentHeader c = candidate(b, id);
+                if (c != null) {
+                    if (found != null) {
+                        return null; // ambiguous
+                    }
+                    found = c;
+                }
+            }
+            h[i] = original;
+        }
+        return found;
+    }
+
+    private static SegmentHeader candidate(ByteBuffer b, int id) {
+        CRC32C crc = new CRC32C();
+        crc.update(b.array(), 0, 20);
+        if ((int) crc.getValue() != b.getInt(20)) {
+            return null;
+        }
+        int flags = b.getShort(10) & 0xFFFF;
+        long order = b.getLong(12);
+        boolean plausible = flags == 0 ? order == id : flags == MERGED && order > 0 && order < id;
+        return plausible ? new SegmentHeader(flags, order) : null;
+    }
 }

@@ -12,6 +12,14 @@ final class SegmentScanner {
     /** Receives committed records in file order. */
     interface Visitor {
         void record(byte type, int offset, int size);
+
+        /**
+         * A region whose records do not count: damaged bytes skipped in repair mode (from the first bad record,
+         * or the start of the batch it interrupted, to the next valid record or the limit), or a batch left
+         * without its commit record at the limit. Reported in file order.
+         */
+        default void dropped(int from, int to) {
+        }
     }
 
     /**
@@ -62,6 +70,7 @@ final class SegmentScanner {
                 batchStart = -1;
                 count = 0;
                 int next = nextValidRecord(buf, p + 1, limit);
+                visitor.dropped(bad, next < 0 ? limit : next);
                 if (next < 0) {
                     return new Result(validEnd, firstInvalid, skipped, firstBad);
                 }
@@ -92,6 +101,7 @@ final class SegmentScanner {
         }
         if (batchStart >= 0) {
             // A batch without its commit record: never acknowledged, so it never happened.
+            visitor.dropped(batchStart, limit);
             return firstInvalid >= 0
                     ? new Result(validEnd, firstInvalid, skipped, firstBad)
                     : new Result(validEnd, batchStart, skipped, limit);

@@ -118,6 +118,23 @@ class CorruptionTest {
     }
 
     @Test
+    void openingWithRepairWritesNoHintThatWouldHideTheRestOfADamagedSegment() throws IOException {
+        fill(400);
+        for (Path hint : files("*.hint")) {
+            Files.delete(hint);
+        }
+        Path sealed = files("*.data").get(1);
+        flip(sealed, 200);
+        int present = openAndCount(400, true);
+        assertTrue(present > 390, "repair keeps the records after the damage: " + present);
+        // A hint of the records before the damage would make the next plain open drop the rest silently.
+        assertFalse(Files.exists(sealed.resolveSibling(sealed.getFileName().toString().replace(".data", ".hint"))));
+        IOException e = assertThrows(IOException.class, () -> Bitcask.open(dir, opts(false)));
+        assertTrue(e.getMessage().contains(sealed.getFileName().toString()), e.getMessage());
+        assertEquals(present, openAndCount(400, true));
+    }
+
+    @Test
     void flippedByteInHintIsIgnoredAndDataScanned() throws IOException {
         fill(400);
         try (Bitcask db = Bitcask.open(dir, opts(false))) {
