@@ -42,8 +42,17 @@ class SqlFuzzTest {
     private static final int VERIFY_QUERIES_EVERY = 25;
     private static final int VERIFY_FAILURES_EVERY = 20;
 
+    /** How long one statement may run before the watchdog prints it (the run goes on). */
+    private static final long SLOW_STATEMENT_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     @TempDir
     Path tmp;
+
+    /** The statement in progress, for the watchdog. */
+    private record Running(int index, SqlFuzzGenerator.Case fuzz, long startNanos) {
+    }
+
+    private volatile Running running;
 
     private final Map<String, Long> byKind = new TreeMap<>();
     private final Map<String, Long> failedByKind = new TreeMap<>();
@@ -73,6 +82,7 @@ class SqlFuzzTest {
         int failuresSinceDigest = 0;
         long start = System.nanoTime();
         int ran = 0;
+        Thread watchdog = startWatchdog();
         try {
             for (; ran < total && System.nanoTime() - start < maxNanos && problems.size() < 50; ran++) {
                 if (transactionLeft == 0 && harness.nextInt(300) == 0) {
@@ -83,6 +93,11 @@ class SqlFuzzTest {
                 }
                 SqlFuzzGenerator.Case fuzz = generator.next();
                 count(byKind, fuzz.kind());
+                running = new Running(ran, fuzz, System.nanoTime());
+                if (ran > 0 && ran % 10_000 == 0) {
+                    System.out.println("SQL fuzz: " + ran + " statements after "
+                            + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s");
+                }
                 Boolean wrote = null;
                 long began = System.nanoTime();
                 try {
@@ -132,6 +147,7 @@ class SqlFuzzTest {
                 }
             }
         } finally {
+            watchdog.interrupt();
             c.close();
             report(ran, total, seed, TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - start));
         }
@@ -139,6 +155,29 @@ class SqlFuzzTest {
             fail(problems.size() + " problems, first: " + String.join("\n", problems.subList(0, Math.min(10, problems.size()))));
         }
         assertTrue(ran == total || System.nanoTime() - start >= maxNanos, "stopped early after " + ran);
+    }
+
+    /** Prints any statement that runs longer than a minute, so a hang names its statement. */
+    private Thread startWatchdog() {
+        Thread t = new Thread(() -> {
+            Running reported = null;
+            while (!Thread.currentThread().isInterrupted()) {
+                Running r = running;
+                if (r != null && r != reported && System.nanoTime() - r.startNanos() > SLOW_STATEMENT_NANOS) {
+                    reported = r;
+                    System.out.println("SQL fuzz: statement #" + r.index() + " [" + r.fuzz().kind() + "] runs for over "
+                            + TimeUnit.NANOSECONDS.toSeconds(SLOW_STATEMENT_NANOS) + " s: " + shorten(r.fuzz().sql(), 2000));
+                }
+                try {
+                    Thread.sleep(1000);
+                } catch (InterruptedException e) {
+                    return;
+                }
+            }
+        }, "sql-fuzz-watchdog");
+        t.setDaemon(true);
+        t.start();
+        return t;
     }
 
     private static void createSchema(Connection c) throws SQLException {
