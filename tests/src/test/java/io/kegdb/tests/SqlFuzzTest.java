@@ -95,7 +95,7 @@ class SqlFuzzTest {
                 count(byKind, fuzz.kind());
                 running = new Running(ran, fuzz, System.nanoTime());
                 if (ran > 0 && ran % 10_000 == 0) {
-                    System.out.println("SQL fuzz: " + ran + " statements after "
+                    log("SQL fuzz: " + ran + " statements after "
                             + TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start) + " s");
                 }
                 Boolean wrote = null;
@@ -157,16 +157,32 @@ class SqlFuzzTest {
         assertTrue(ran == total || System.nanoTime() - start >= maxNanos, "stopped early after " + ran);
     }
 
-    /** Prints any statement that runs longer than a minute, so a hang names its statement. */
+    /**
+     * Progress and slow statements go to stdout and, at once, to {@code target/sql-fuzz-progress.txt} (surefire
+     * writes a test's stdout only when the test ends, which a hang never reaches).
+     */
+    private static void log(String line) {
+        System.out.println(line);
+        try {
+            java.nio.file.Files.writeString(Path.of("target", "sql-fuzz-progress.txt"), line + System.lineSeparator(),
+                    java.nio.charset.StandardCharsets.UTF_8, java.nio.file.StandardOpenOption.CREATE,
+                    java.nio.file.StandardOpenOption.APPEND);
+        } catch (java.io.IOException e) {
+            System.out.println("cannot write target/sql-fuzz-progress.txt: " + e);
+        }
+    }
+
+    /** Reports any statement that runs longer than a minute, so a hang names its statement. */
     private Thread startWatchdog() {
+        log("SQL fuzz: started " + java.time.Instant.now());
         Thread t = new Thread(() -> {
             Running reported = null;
             while (!Thread.currentThread().isInterrupted()) {
                 Running r = running;
                 if (r != null && r != reported && System.nanoTime() - r.startNanos() > SLOW_STATEMENT_NANOS) {
                     reported = r;
-                    System.out.println("SQL fuzz: statement #" + r.index() + " [" + r.fuzz().kind() + "] runs for over "
-                            + TimeUnit.NANOSECONDS.toSeconds(SLOW_STATEMENT_NANOS) + " s: " + shorten(r.fuzz().sql(), 2000));
+                    log("SQL fuzz: statement #" + r.index() + " [" + r.fuzz().kind() + "] runs for over "
+                            + TimeUnit.NANOSECONDS.toSeconds(SLOW_STATEMENT_NANOS) + " s: " + shorten(r.fuzz().sql(), 20_000));
                 }
                 try {
                     Thread.sleep(1000);
