@@ -94,6 +94,9 @@ final class JdbcErrors {
             return of(replication.kind().sqlState(), replication.getMessage(), e);
         }
         if (e instanceof java.io.UncheckedIOException io) {
+            if (io.getCause() instanceof io.kegdb.engine.DiskFullException full) {
+                return of("53100", "disk full: " + full.getMessage(), e);
+            }
             return of("58030", "I/O error: " + io.getCause().getMessage(), e);
         }
         if (e instanceof IllegalArgumentException) {

@@ -1,5 +1,6 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlStatement;
 
 import java.io.IOException;
@@ -120,9 +121,10 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
         List<Object[]> rows = new ArrayList<>(batch);
         batch.clear();
         long[] counts = new long[rows.size()];
+        Deadline limit = startDeadline(); // the query timeout covers the whole batch
         for (int i = 0; i < rows.size(); i++) {
             try {
-                run(prepared, Arrays.asList(rows.get(i)), Expect.COUNT, false);
+                run(prepared, Arrays.asList(rows.get(i)), Expect.COUNT, false, limit);
                 counts[i] = lastUpdateCount();
             } catch (SQLException e) {
                 throw batchFailure(e, counts, i);

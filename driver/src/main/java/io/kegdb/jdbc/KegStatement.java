@@ -1,5 +1,6 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
 import io.kegdb.sql.SqlStatement;
@@ -30,6 +31,8 @@ class KegStatement implements Statement {
     private boolean closeOnCompletion;
     private boolean poolable;
     private volatile boolean cancelled;
+    /** The deadline of the statement running or last run: {@link #cancel()} stops it from another thread. */
+    private volatile Deadline running;
     private volatile boolean closed;
     private SQLWarning warnings;
 
@@ -52,8 +55,21 @@ class KegStatement implements Statement {
         }
     }
 
+    /** A new deadline for one execution: the query timeout from now, and {@link #cancel()}. */
+    final Deadline startDeadline() {
+        Deadline d = Deadline.after(TimeUnit.SECONDS.toNanos(queryTimeoutSeconds));
+        running = d;
+        return d;
+    }
+
     /** Runs {@code prepared} with {@code params}; the result becomes this statement's current result. */
     final boolean run(SqlStatement prepared, List<?> params, Expect expect, boolean ownsPrepared) throws SQLException {
+        return run(prepared, params, expect, ownsPrepared, startDeadline());
+    }
+
+    /** {@link #run(SqlStatement, List, Expect, boolean)} under a deadline shared by several runs (a batch). */
+    final boolean run(SqlStatement prepared, List<?> params, Expect expect, boolean ownsPrepared, Deadline limit)
+            throws SQLException {
         closeCurrentResult();
         updateCount = -1;
         cancelled = false;
@@ -70,7 +86,7 @@ class KegStatement implements Statement {
         SqlResult result;
         try {
             synchronized (connection.lock) {
-                result = prepared.execute(params, maxRows);
+                result = prepared.execute(params, maxRows, limit);
             }
         } catch (SqlError e) {
             if (ownsPrepared) {
@@ -102,16 +118,17 @@ class KegStatement implements Statement {
             throw JdbcErrors.of("42000", "SQL text is null");
         }
         SqlStatement prepared;
+        Deadline limit = startDeadline(); // the timeout covers planning the text too
         try {
             synchronized (connection.lock) {
-                prepared = connection.session().prepare(sql);
+                prepared = connection.session().prepare(sql, limit);
             }
         } catch (SqlError e) {
             throw JdbcErrors.from(e);
         } catch (RuntimeException e) {
             throw JdbcErrors.from(e);
         }
-        return run(prepared, List.of(), expect, true);
+        return run(prepared, List.of(), expect, true, limit);
     }
 
     final void closeCurrentResult() {
@@ -248,10 +265,14 @@ class KegStatement implements Statement {
         queryTimeoutSeconds = seconds;
     }
 
-    /** Stops the current result set's fetching at its next row. */
+    /** Stops the running statement, or the current result set's fetching, at its next row (HYT00). */
     @Override
     public void cancel() throws SQLException {
         checkOpen();
+        Deadline d = running;
+        if (d != null) {
+            d.cancel();
+        }
         if (currentResult != null) {
             cancelled = true;
         }

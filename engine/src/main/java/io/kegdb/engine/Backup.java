@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -51,31 +52,52 @@ final class Backup {
         long done = 0;
         int copied = 0;
         listener.progress(0, total, 0, segments.size());
-        for (Segment s : segments) {
-            Path to = target.resolve(s.path().getFileName());
-            long length = s == activeSegment ? activeLength : Files.size(s.path());
-            copy(s.path(), to, length);
-            done += length;
-            Path hint = HintFile.pathFor(s);
-            if (s != activeSegment && Files.exists(hint)) {
-                Path hintTo = target.resolve(hint.getFileName());
+        List<Path> written = new ArrayList<>();
+        try {
+            for (Segment s : segments) {
+                Path to = target.resolve(s.path().getFileName());
+                long length = s == activeSegment ? activeLength : Files.size(s.path());
+                copy(s.path(), to, length, written);
+                done += length;
+                Path hint = HintFile.pathFor(s);
+                if (s != activeSegment && Files.exists(hint)) {
+                    Path hintTo = target.resolve(hint.getFileName());
+                    try {
+                        copy(hint, hintTo, Files.size(hint), written);
+                    } catch (java.nio.file.NoSuchFileException raced) {
+                        Files.deleteIfExists(hintTo);
+                    }
+                }
+                listener.progress(done, total, ++copied, segments.size());
+            }
+            Directories.sync(target);
+        } catch (IOException | RuntimeException e) {
+            // A partial copy is no backup: remove it, so the target can be used again once there is room.
+            for (Path p : written) {
                 try {
-                    copy(hint, hintTo, Files.size(hint));
-                } catch (java.nio.file.NoSuchFileException raced) {
-                    Files.deleteIfExists(hintTo);
+                    Files.deleteIfExists(p);
+                } catch (IOException suppressed) {
+                    e.addSuppressed(suppressed);
                 }
             }
-            listener.progress(done, total, ++copied, segments.size());
+            throw e;
         }
-        Directories.sync(target);
     }
 
-    private static void copy(Path from, Path to, long length) throws IOException {
+    private static void copy(Path from, Path to, long length, List<Path> written) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
              FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            written.add(to);
             long done = 0;
             while (done < length) {
-                long n = in.transferTo(done, length - done, out);
+                long n;
+                try {
+                    n = in.transferTo(done, length - done, out);
+                } catch (IOException e) {
+                    IOException failure = DiskFullException.classify(to, length - done, e);
+                    throw failure != e ? failure
+                            : new IOException(to + ": backup copy of " + from + " failed at offset " + done, e);
+                }
                 if (n <= 0) {
                     throw new IOException(from + ": ended at offset " + done + " while copying " + length + " bytes");
                 }

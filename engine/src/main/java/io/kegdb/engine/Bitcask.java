@@ -6,9 +6,7 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
@@ -16,7 +14,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
-import java.nio.ByteBuffer;
 
 /**
  * A Bitcask store: append-only data segments on disk and an in-memory keydir that maps every live key to
@@ -57,6 +54,8 @@ public final class Bitcask implements KvStore {
     private int nextId;
     private volatile long merges;
     private volatile boolean closed;
+    /** The first fsync failure; from then on the store refuses writes (see {@link #forceActive}). */
+    private volatile IOException syncFailure;
 
     private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
             throws IOException {
@@ -153,6 +152,14 @@ public final class Bitcask implements KvStore {
             }
         }
         throw new IllegalStateException(dir + ": the keydir keeps pointing at merged-away segments");
+    }
+
+    /** One keydir lookup: no segment is read. */
+    @Override
+    public boolean contains(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return keyDir.get(key) != KeyDir.NONE;
     }
 
     /** Every live key, in key order (go-bitcask's ListKeys). */
@@ -269,7 +276,7 @@ public final class Bitcask implements KvStore {
             checkWritable();
             end = appendPut(key, value);
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -293,7 +300,7 @@ public final class Bitcask implements KvStore {
             checkWritable();
             end = appendDelete(key);
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -365,7 +372,7 @@ public final class Bitcask implements KvStore {
                 end = appendBatch(ops, total);
             }
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed", e);
+            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
             throw mappedWriteFailed(e);
         } finally {
@@ -401,25 +408,25 @@ public final class Bitcask implements KvStore {
 
     /** Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch). */
     private void checkAbsent(List<WriteBatch.Op> ops) {
-        Map<ByteBuffer, Boolean> inBatch = null;
-        for (WriteBatch.Op op : ops) {
-            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
-                if (inBatch == null) {
-                    inBatch = new HashMap<>();
-                    for (WriteBatch.Op earlier : ops) {
-                        if (earlier == op) {
-                            break;
-                        }
-                        inBatch.put(ByteBuffer.wrap(earlier.key()), earlier.value() != null);
-                    }
-                }
-                Boolean present = inBatch.get(ByteBuffer.wrap(op.key()));
-                if (present == null ? keyDir.get(op.key()) != KeyDir.NONE : present) {
-                    throw new KeyExistsException(op.key());
+        BatchKeys seen = null;
+        for (int i = 0; i < ops.size(); i++) {
+            WriteBatch.Op op = ops.get(i);
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT && seen == null) {
+                // Earlier operations only matter once there is something to check against them.
+                seen = new BatchKeys(ops);
+                for (int j = 0; j < i; j++) {
+                    seen.record(j);
                 }
             }
-            if (inBatch != null) {
-                inBatch.put(ByteBuffer.wrap(op.key()), op.value() != null);
+            if (seen == null) {
+                continue;
+            }
+            int earlier = seen.record(i);
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
+                boolean present = earlier >= 0 ? ops.get(earlier).value() != null : keyDir.get(op.key()) != KeyDir.NONE;
+                if (present) {
+                    throw new KeyExistsException(op.key());
+                }
             }
         }
     }
@@ -433,24 +440,35 @@ public final class Bitcask implements KvStore {
         awaitDurable(appended, Durability.SYNC);
     }
 
-    /** The active segment with room for {@code size} more bytes, rolling to a new segment if needed. */
+    /**
+     * The active segment with room for {@code size} more bytes backed by disk space, rolling to a new segment
+     * if needed. Throws (a {@link DiskFullException} on a full disk) with nothing appended; the store stays
+     * consistent and the next write tries again.
+     */
     private SegmentWriter writerFor(long size) throws IOException {
         SegmentWriter w = active;
-        if (w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty())) {
-            return w;
+        if (!(w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty()))) {
+            w = roll(size);
         }
-        if (w.isEmpty()) {
-            // A record larger than a segment gets a segment of its own, sized to fit.
-            return replaceActive(size);
-        }
-        w.seal();
-        groupCommit.markDurable(appended);
-        scheduleHint(w.segment());
-        return replaceActive(size);
+        w.reserve(size);
+        return w;
     }
 
-    private SegmentWriter replaceActive(long size) throws IOException {
+    /** Seals the active segment (unless empty) and starts a new one; a record larger than a segment gets its own. */
+    private SegmentWriter roll(long size) throws IOException {
         SegmentWriter old = active;
+        if (!old.isEmpty() && !old.isSealed()) {
+            // After a failed creation below, the sealed writer stays active (fits() refuses every
+            // write) until a later write manages to create its successor.
+            try {
+                old.seal();
+            } catch (IOException e) {
+                syncFailure = e;
+                throw e;
+            }
+            groupCommit.markDurable(appended);
+            scheduleHint(old.segment());
+        }
         long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
         SegmentWriter w = SegmentWriter.create(dir, allocateId(), capacity);
         table.add(w.segment());
@@ -489,11 +507,30 @@ public final class Bitcask implements KvStore {
         try {
             groupCommit.await(end, () -> {
                 long covered = appended;
-                active.force();
+                forceActive();
                 return covered;
             });
         } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": fsync failed", e);
+            throw new UncheckedIOException(dir + ": fsync failed; the write is not durable", e);
+        }
+    }
+
+    /**
+     * fsync of the active segment. After one failure no later fsync of this store is trusted: the kernel
+     * may have dropped the dirty pages it could not write and report the next fsync as a success, so a
+     * later acknowledgement could cover lost bytes. Every later sync and write fails until the store is
+     * reopened, which reads back what really is in the file.
+     */
+    private void forceActive() throws IOException {
+        IOException failed = syncFailure;
+        if (failed != null) {
+            throw new IOException(dir + ": an earlier fsync failed; reopen the store", failed);
+        }
+        try {
+            active.force();
+        } catch (IOException e) {
+            syncFailure = e;
+            throw e;
         }
     }
 
@@ -527,6 +564,11 @@ public final class Bitcask implements KvStore {
         checkOpen();
         if (options.readOnly()) {
             throw new IllegalStateException(dir + ": store is open read-only");
+        }
+        IOException failed = syncFailure;
+        if (failed != null) {
+            throw new UncheckedIOException(new IOException(dir + ": an earlier fsync failed ("
+                    + failed.getMessage() + "); the store refuses writes until it is reopened", failed));
         }
     }
 
@@ -737,7 +779,12 @@ public final class Bitcask implements KvStore {
                 return;
             }
             closed = true;
-            if (active != null) {
+            if (active != null && syncFailure != null) {
+                // What is in memory may not be on disk: write nothing more (no truncation, no hint) and let
+                // the next open recover from the file as it really is.
+                LOG.log(Level.WARNING, dir + ": closing without a final sync after an fsync failure", syncFailure);
+                active.closeQuietly();
+            } else if (active != null) {
                 active.seal();
                 groupCommit.markDurable(appended);
                 // With a hint for every segment, the next open bulk-loads the keydir without reading data.
@@ -802,7 +849,7 @@ public final class Bitcask implements KvStore {
 
     /** Makes every byte appended so far durable; callers hold the write lock. */
     void syncActive() throws IOException {
-        active.force();
+        forceActive();
         groupCommit.markDurable(appended);
     }
 

@@ -73,6 +73,10 @@ final class HintFile {
                 ch.write(out);
             }
             ch.force(true);
+        } catch (IOException e) {
+            // On a full disk the partial hint would only hold space the data needs; open rescans instead.
+            Files.deleteIfExists(tmp);
+            throw DiskFullException.classify(tmp, out.remaining(), e);
         }
         Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         Directories.sync(target.getParent());

@@ -12,6 +12,14 @@ public interface KvStore extends AutoCloseable {
     /** The value of {@code key}, or null when absent. */
     byte[] get(byte[] key);
 
+    /**
+     * Whether {@code key} is present, as {@code get(key) != null} would say. Stores that can answer from
+     * their index alone override it to skip reading the value (a duplicate-key check needs no value).
+     */
+    default boolean contains(byte[] key) {
+        return get(key) != null;
+    }
+
     /** Sets {@code key} to {@code value}. */
     void put(byte[] key, byte[] value, Durability durability);
 

@@ -27,6 +27,12 @@ final class MemoryStore implements KvStore {
     }
 
     @Override
+    public boolean contains(byte[] key) {
+        checkOpen();
+        return map.containsKey(Objects.requireNonNull(key, "key"));
+    }
+
+    @Override
     public void put(byte[] key, byte[] value, Durability durability) {
         write(new WriteBatch().put(key, value), durability);
     }

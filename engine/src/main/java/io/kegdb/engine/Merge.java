@@ -187,7 +187,9 @@ final class Merge {
             writer = SegmentWriter.create(dir, id, new SegmentHeader(SegmentHeader.MERGED, order), tmp, capacity);
         }
 
-        void copy(Segment from, ByteBuffer buf, int offset, int size) {
+        void copy(Segment from, ByteBuffer buf, int offset, int size) throws IOException {
+            // A re-framed batch member has the same size as the original record.
+            writer.reserve(size);
             int at;
             if (RecordFormat.type(buf, offset) == RecordFormat.BATCH_PUT) {
                 // A committed batch member stands alone once copied: re-frame it as a plain put.

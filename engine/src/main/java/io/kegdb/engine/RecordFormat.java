@@ -51,22 +51,26 @@ final class RecordFormat {
         return type == BATCH_PUT || type == BATCH_DELETE;
     }
 
-    /** Writes one record at {@code buf}'s position and advances it. */
+    /**
+     * Writes one record at {@code buf}'s position (big-endian) and advances it. The CRC is computed from the
+     * arrays, before anything is written, so no view of the (possibly memory-mapped) buffer is needed.
+     */
     static void encode(ByteBuffer buf, byte type, byte[] key, byte[] value) {
-        int start = buf.position();
         int valueLen = value == null ? 0 : value.length;
-        buf.putInt(0);
-        buf.put(type);
-        buf.putShort((short) key.length);
-        buf.putInt(valueLen);
+        byte[] header = {type, (byte) (key.length >>> 8), (byte) key.length,
+            (byte) (valueLen >>> 24), (byte) (valueLen >>> 16), (byte) (valueLen >>> 8), (byte) valueLen};
+        CRC32C crc = new CRC32C();
+        crc.update(header);
+        crc.update(key);
+        if (valueLen > 0) {
+            crc.update(value);
+        }
+        buf.putInt((int) crc.getValue());
+        buf.put(header);
         buf.put(key);
         if (valueLen > 0) {
             buf.put(value);
         }
-        int end = buf.position();
-        CRC32C crc = new CRC32C();
-        crc.update(buf.slice(start + 4, end - start - 4));
-        buf.putInt(start, (int) crc.getValue());
     }
 
     /** Writes a batch's commit record for {@code count} members. */

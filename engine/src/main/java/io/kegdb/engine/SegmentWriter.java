@@ -5,13 +5,16 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 
 /**
  * Appends records to the active segment. The file is mapped read-write at its full capacity up front, so an
  * append is a copy into memory (no system call) and reads of fresh records go through the same mapping;
- * {@link #force()} (fdatasync) makes everything appended so far durable. Sealing truncates the file to
+ * {@link #force()} (fdatasync) makes everything appended so far durable. Before records are copied in,
+ * {@link #reserve} makes their bytes real on disk (see {@link SegmentSpace}), so a full disk fails the
+ * write with an {@link IOException} instead of a fault inside the mapping. Sealing truncates the file to
  * its data and closes the channel. Only the store's single writer calls the mutating methods.
  */
 final class SegmentWriter {
@@ -20,12 +23,19 @@ final class SegmentWriter {
     private final FileChannel channel;
     private final MappedByteBuffer map;
     private int position;
+    /** Bytes below this offset are backed by allocated disk space; appends stay below it. */
+    private long allocated;
+    private boolean sealed;
+    /** Set by tests to make fsyncs of this segment fail, as a failing disk would. */
+    private volatile IOException injectedSyncFailure;
+    private volatile boolean injectOnce;
 
     private SegmentWriter(Segment segment, FileChannel channel, MappedByteBuffer map, int position) {
         this.segment = segment;
         this.channel = channel;
         this.map = map;
         this.position = position;
+        this.allocated = position;
         segment.useMapping(map);
         segment.setLength(position);
     }
@@ -37,18 +47,41 @@ final class SegmentWriter {
 
     /** Creates a segment with {@code header} at {@code path} (merge writes to a temporary name first). */
     static SegmentWriter create(Path dir, int id, SegmentHeader header, Path path, long capacity) throws IOException {
-        FileChannel ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                StandardOpenOption.WRITE);
+        FileChannel ch;
         try {
+            ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
+                    StandardOpenOption.WRITE);
+        } catch (IOException e) {
+            throw DiskFullException.classify(path, SegmentHeader.SIZE, e);
+        }
+        try {
+            // The header goes through the channel, so a full disk fails here and not inside the mapping.
+            ByteBuffer head = header.encode();
+            while (head.hasRemaining()) {
+                ch.write(head, head.position());
+            }
             MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
-            map.put(0, header.encode(), 0, SegmentHeader.SIZE);
             ch.force(true);
             Directories.sync(dir);
             return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), ch, map,
                     SegmentHeader.SIZE);
-        } catch (IOException | RuntimeException e) {
+        } catch (IOException e) {
             ch.close();
+            // Leave no headerless file behind: it would read as damage once a newer segment exists.
+            deleteQuietly(path, e);
+            throw DiskFullException.classify(path, SegmentHeader.SIZE, e);
+        } catch (RuntimeException e) {
+            ch.close();
+            deleteQuietly(path, e);
             throw e;
+        }
+    }
+
+    private static void deleteQuietly(Path path, Exception failure) {
+        try {
+            Files.deleteIfExists(path);
+        } catch (IOException e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -80,8 +113,36 @@ final class SegmentWriter {
         return position == SegmentHeader.SIZE;
     }
 
+    boolean isSealed() {
+        return sealed;
+    }
+
+    /** Whether {@code bytes} more fit in the mapping; never for a sealed writer, whose file was truncated. */
     boolean fits(long bytes) {
-        return position + bytes <= map.capacity();
+        return !sealed && position + bytes <= map.capacity();
+    }
+
+    /**
+     * Makes sure the next {@code bytes} after the position are backed by disk space, allocating a window
+     * ahead (or, when the disk has less room than a window, just what is needed). Throws, with nothing
+     * appended, if the filesystem cannot provide them. The caller checked {@link #fits}.
+     */
+    void reserve(long bytes) throws IOException {
+        long needed = position + bytes;
+        if (needed <= allocated) {
+            return;
+        }
+        long window = Math.min(map.capacity(), Math.max(needed, allocated + SegmentSpace.WINDOW));
+        try {
+            SegmentSpace.allocate(channel, segment.path(), allocated, window);
+            allocated = window;
+        } catch (DiskFullException full) {
+            if (window == needed) {
+                throw full;
+            }
+            SegmentSpace.allocate(channel, segment.path(), allocated, needed);
+            allocated = needed;
+        }
     }
 
     /** Appends one record; returns its offset. The caller checked {@link #fits}. */
@@ -118,18 +179,42 @@ final class SegmentWriter {
     /** fdatasync: everything appended so far is durable. A sealed or closed writer was already synced. */
     void force() throws IOException {
         try {
-            channel.force(false);
+            sync(false);
         } catch (ClosedChannelException alreadySealed) {
             // seal() and close() force before closing the channel
         }
     }
 
-    /** Syncs, truncates the file to its data and closes the channel; the mapping stays readable. */
+    /** Syncs, truncates the file to its data and closes the channel; the mapping stays readable. Idempotent. */
     void seal() throws IOException {
-        channel.force(false);
+        if (sealed) {
+            return;
+        }
+        sync(false);
         channel.truncate(position);
-        channel.force(true);
+        sync(true);
         channel.close();
+        sealed = true;
+    }
+
+    private void sync(boolean metadata) throws IOException {
+        IOException injected = injectedSyncFailure;
+        if (injected != null) {
+            if (injectOnce) {
+                injectedSyncFailure = null;
+            }
+            throw injected;
+        }
+        channel.force(metadata);
+    }
+
+    /**
+     * Test hook: the next fsync of this segment throws {@code failure}, and with {@code once} false every
+     * later one too ({@code once} true is the kernel that reports the next fsync as a success).
+     */
+    void failSyncsWith(IOException failure, boolean once) {
+        injectOnce = once;
+        injectedSyncFailure = failure;
     }
 
     /** Closes without truncating (read-only use or failure paths). */

@@ -104,6 +104,49 @@ class BitcaskTest {
     }
 
     @Test
+    void containsAnswersFromTheKeyDir() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            assertFalse(db.contains(b("a")));
+            db.put(b("a"), new byte[0]);
+            assertTrue(db.contains(b("a")));
+            db.delete(b("a"));
+            assertFalse(db.contains(b("a")));
+        }
+        try (KvStore mem = KvStore.inMemory()) {
+            mem.put(b("m"), b("1"), Durability.NO_SYNC);
+            assertTrue(mem.contains(b("m")));
+            assertFalse(mem.contains(b("n")));
+        }
+    }
+
+    @Test
+    void putIfAbsentSeesEarlierOperationsOfALargeBatch() throws IOException {
+        try (Bitcask db = Bitcask.open(dir)) {
+            db.put(b("old"), b("0"));
+            WriteBatch ok = new WriteBatch();
+            for (int i = 0; i < 5000; i++) {
+                ok.putIfAbsent(b("k" + i), b("v" + i));
+            }
+            ok.delete(b("k7")).putIfAbsent(b("k7"), b("again")).delete(b("old")).putIfAbsent(b("old"), b("new"));
+            db.write(ok, Durability.NO_SYNC);
+            assertEquals("again", s(db.get(b("k7"))));
+            assertEquals("new", s(db.get(b("old"))));
+            assertEquals("v4999", s(db.get(b("k4999"))));
+            WriteBatch late = new WriteBatch();
+            for (int i = 0; i < 3000; i++) {
+                late.putIfAbsent(b("n" + i), b("x"));
+            }
+            late.put(b("p"), b("1")).putIfAbsent(b("p"), b("2"));
+            assertThrows(KeyExistsException.class, () -> db.write(late, Durability.NO_SYNC));
+            assertFalse(db.contains(b("n0")));
+            assertFalse(db.contains(b("p")));
+            WriteBatch existing = new WriteBatch().putIfAbsent(b("fresh"), b("1")).putIfAbsent(b("k4321"), b("2"));
+            assertThrows(KeyExistsException.class, () -> db.write(existing, Durability.NO_SYNC));
+            assertFalse(db.contains(b("fresh")));
+        }
+    }
+
+    @Test
     void badInputIsRejectedAndWritesNothing() throws IOException {
         BitcaskOptions opts = BitcaskOptions.builder().maxKeySize(8).maxValueSize(16).build();
         try (Bitcask db = Bitcask.open(dir, opts)) {

@@ -66,10 +66,11 @@ final class CalcitePlan implements Plan {
     }
 
     @Override
-    public SqlResult execute(KegSession session, List<?> params, long maxRows) throws SqlError {
+    public SqlResult execute(KegSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         List<Object> bound = bind(params);
         Overlay writes = query ? null : session.beginWrite();
-        ExecutionContext ctx = new ExecutionContext(schema.plus(), typeFactory, bound, stash, session.view(), writes);
+        ExecutionContext ctx = new ExecutionContext(schema.plus(), typeFactory, bound, stash, session.view(), writes,
+                deadline);
         try {
             Enumerable<?> result = bindable.bind(ctx);
             if (query) {

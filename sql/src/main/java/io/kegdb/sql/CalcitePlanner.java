@@ -61,9 +61,10 @@ final class CalcitePlanner {
         return typeFactory;
     }
 
-    CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema) throws SqlError {
+    CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline) throws SqlError {
         long start = System.nanoTime();
         try {
+            deadline.check();
             SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
@@ -78,6 +79,7 @@ final class CalcitePlanner {
                     typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
                             .withIdentifierExpansion(true));
             SqlNode validated = validate(validator, parsed);
+            deadline.check();
             if (!query && touchesSystemSchema(reader, validated)) {
                 throw new SqlError("42000", "tables of schema SYS are read-only");
             }
@@ -92,6 +94,7 @@ final class CalcitePlanner {
             RelOptUtil.registerDefaultRules(planner, false, false);
             planner.addRule(KvModifyRule.create(upsert));
             planner.setExecutor(RexUtil.EXECUTOR);
+            planner.addListener(new DeadlineListener(deadline));
             RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
             SqlToRelConverter converter = new SqlToRelConverter(
                     (rowType, queryString, schemaPath, viewPath) -> {
@@ -102,6 +105,7 @@ final class CalcitePlanner {
                             // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
+            deadline.check();
             Program program = Programs.sequence(
                     Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
                             KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE), true,
@@ -123,9 +127,11 @@ final class CalcitePlanner {
                 best = EnumerableCalc.create(best,
                         RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
             }
+            deadline.check();
             Map<String, Object> stash = new HashMap<>();
             Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
                     EnumerableRel.Prefer.ARRAY);
+            deadline.check();
             String explain = RelOptUtil.toString(best);
             if (LOG.isDebugEnabled()) {
                 LOG.debug("planned in {} us: {}\n{}", (System.nanoTime() - start) / 1000, sql, explain);

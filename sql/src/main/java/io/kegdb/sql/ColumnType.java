@@ -108,16 +108,22 @@ enum ColumnType {
         }
     }
 
-    /** Appends the order-preserving key encoding of a non-null internal value after {@code prefix}. */
-    byte[] encodeKey(byte[] prefix, Object value) {
+    /**
+     * The store key of a non-null internal value in table {@code tableId}: the id as 4 big-endian bytes,
+     * then the value's order-preserving encoding.
+     */
+    byte[] encodeKey(int tableId, Object value) {
         byte[] body = switch (this) {
             case VARCHAR -> ((String) value).getBytes(StandardCharsets.UTF_8);
             case VARBINARY -> ((ByteString) value).getBytes();
             case BIGINT -> longBytes(((Long) value) ^ Long.MIN_VALUE);
         };
-        byte[] key = new byte[prefix.length + body.length];
-        System.arraycopy(prefix, 0, key, 0, prefix.length);
-        System.arraycopy(body, 0, key, prefix.length, body.length);
+        byte[] key = new byte[TableDef.PREFIX_LENGTH + body.length];
+        key[0] = (byte) (tableId >>> 24);
+        key[1] = (byte) (tableId >>> 16);
+        key[2] = (byte) (tableId >>> 8);
+        key[3] = (byte) tableId;
+        System.arraycopy(body, 0, key, TableDef.PREFIX_LENGTH, body.length);
         return key;
     }
 

@@ -214,7 +214,7 @@ final class DdlPlan implements Plan {
     }
 
     @Override
-    public SqlResult execute(KegSession session, List<?> params, long maxRows) throws SqlError {
+    public SqlResult execute(KegSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (!params.isEmpty()) {
             throw new SqlError("07001", "DDL takes no parameters");
         }

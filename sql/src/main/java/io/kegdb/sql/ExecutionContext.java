@@ -24,17 +24,24 @@ final class ExecutionContext implements DataContext {
     private final Map<String, Object> stash;
     private final ReadView view;
     private final Overlay writes;
+    private final Deadline deadline;
     private final long now = System.currentTimeMillis();
     private final AtomicBoolean cancel = new AtomicBoolean();
 
     ExecutionContext(SchemaPlus rootSchema, JavaTypeFactory typeFactory, List<Object> params,
-                     Map<String, Object> stash, ReadView view, Overlay writes) {
+                     Map<String, Object> stash, ReadView view, Overlay writes, Deadline deadline) {
         this.rootSchema = rootSchema;
         this.typeFactory = typeFactory;
         this.params = params;
         this.stash = stash;
         this.view = view;
         this.writes = writes;
+        this.deadline = deadline;
+    }
+
+    /** Called for every row read from a table or written: stops a statement past its deadline. */
+    void checkRow() {
+        deadline.checkRow();
     }
 
     ReadView view() {

@@ -22,7 +22,11 @@ final class ExplainPlan implements Plan {
 
     /** The statement being explained, or null if {@code sql} is not an EXPLAIN. */
     static String explained(String sql) {
-        if (!sql.stripLeading().regionMatches(true, 0, "EXPLAIN", 0, 7)) { // cheap test before the regex
+        int start = 0;
+        while (start < sql.length() && Character.isWhitespace(sql.charAt(start))) {
+            start++;
+        }
+        if (!sql.regionMatches(true, start, "EXPLAIN", 0, 7)) { // cheap test (no copy) before the regex
             return null;
         }
         Matcher m = PREFIX.matcher(sql);
@@ -50,7 +54,7 @@ final class ExplainPlan implements Plan {
     }
 
     @Override
-    public SqlResult execute(KegSession session, List<?> params, long maxRows) {
+    public SqlResult execute(KegSession session, List<?> params, long maxRows, Deadline deadline) {
         String text = inner instanceof CalcitePlan c ? c.explain
                 : inner instanceof KeyValuePlan kv ? kv.describe() : inner.getClass().getSimpleName();
         return new RowsResult(COLUMNS, Linq4j.singletonEnumerator(new Object[] {text}), maxRows);

@@ -82,14 +82,21 @@ final class KegDatabase implements SqlDatabase {
         return s;
     }
 
-    /** The plan for {@code sql} in {@code defaultSchema}: DDL, the key/value fast path, or Calcite's (cached). */
     Plan plan(String sql, String defaultSchema) throws SqlError {
+        return plan(sql, defaultSchema, Deadline.none());
+    }
+
+    /**
+     * The plan for {@code sql} in {@code defaultSchema}: DDL, the key/value fast path, or Calcite's (cached);
+     * Calcite's planning stops with HYT00 at {@code deadline}.
+     */
+    Plan plan(String sql, String defaultSchema, Deadline deadline) throws SqlError {
         checkOpen();
         // Another process may have changed a shared catalog since this one last looked (one store read).
         catalog.refresh();
         String explained = ExplainPlan.explained(sql);
         if (explained != null) {
-            return new ExplainPlan(plan(explained, defaultSchema));
+            return new ExplainPlan(plan(explained, defaultSchema, deadline));
         }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
@@ -105,7 +112,7 @@ final class KegDatabase implements SqlDatabase {
         String key = PlanCache.key(defaultSchema, sql);
         plan = plans.get(key, snapshot.version());
         if (plan == null) {
-            plan = planner.plan(sql, schema(), defaultSchema);
+            plan = planner.plan(sql, schema(), defaultSchema, deadline);
             plans.put(key, plan);
         }
         return plan;

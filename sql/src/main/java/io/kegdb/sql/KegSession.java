@@ -36,19 +36,20 @@ final class KegSession implements SqlSession {
     }
 
     @Override
-    public SqlStatement prepare(String sql) throws SqlError {
+    public SqlStatement prepare(String sql, Deadline deadline) throws SqlError {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
+        Objects.requireNonNull(deadline, "deadline");
         try {
-            return new KegStatement(this, sql, database.plan(sql, schema));
+            return new KegStatement(this, sql, database.plan(sql, schema, deadline));
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
     }
 
-    Plan replan(String sql) throws SqlError {
+    Plan replan(String sql, Deadline deadline) throws SqlError {
         checkOpen();
-        return database.plan(sql, schema);
+        return database.plan(sql, schema, deadline);
     }
 
     @Override
@@ -56,7 +57,8 @@ final class KegSession implements SqlSession {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
         try {
-            return database.plan(sql, schema).execute(this, List.of(), 0);
+            Deadline none = Deadline.none();
+            return database.plan(sql, schema, none).execute(this, List.of(), 0, none);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
@@ -105,17 +107,16 @@ final class KegSession implements SqlSession {
             }
             return 1;
         }
-        if (transaction.get(key) != null) {
+        if (!transaction.insertIfAbsent(key, value)) {
             throw KvModifier.duplicate(def, keyValue);
         }
-        transaction.insert(key, value);
         return 1;
     }
 
     /** UPSERT ({@code onlyIfExists} false) or UPDATE by key of one row; returns rows changed. */
     long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
         checkWritable();
-        if (onlyIfExists && view().get(key) == null) {
+        if (onlyIfExists && !view().contains(key)) {
             return 0;
         }
         if (autoCommit) {
@@ -131,7 +132,7 @@ final class KegSession implements SqlSession {
         if (autoCommit) {
             return store.delete(key, durability) ? 1 : 0;
         }
-        if (transaction.get(key) == null) {
+        if (!transaction.contains(key)) {
             return 0;
         }
         transaction.delete(key);

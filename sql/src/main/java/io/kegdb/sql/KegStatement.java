@@ -42,16 +42,16 @@ final class KegStatement implements SqlStatement {
     }
 
     @Override
-    public SqlResult execute(List<?> params, long maxRows) throws SqlError {
+    public SqlResult execute(List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (closed) {
             throw new SqlError("HY010", "the statement is closed");
         }
         try {
             long version = plan.catalogVersion();
             if (version >= 0 && version != session.database().catalog().snapshot().version()) {
-                plan = session.replan(sql);
+                plan = session.replan(sql, deadline);
             }
-            return plan.execute(session, params == null ? List.of() : params, maxRows);
+            return plan.execute(session, params == null ? List.of() : params, maxRows, deadline);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

@@ -252,7 +252,7 @@ final class KeyValuePlan implements Plan {
     }
 
     @Override
-    public SqlResult execute(KegSession session, List<?> params, long maxRows) throws SqlError {
+    public SqlResult execute(KegSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (params.size() != parameters.size()) {
             throw new SqlError("07001", "statement has " + parameters.size() + " parameters, " + params.size()
                     + " given");

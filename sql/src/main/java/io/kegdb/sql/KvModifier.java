@@ -35,6 +35,7 @@ final class KvModifier implements Function2<DataContext, Enumerable<Object[]>, E
             long count = 0;
             try (Enumerator<Object[]> e = rows.enumerator()) {
                 while (e.moveNext()) {
+                    ctx.checkRow();
                     apply(writes, e.current());
                     count++;
                 }
@@ -83,11 +84,9 @@ final class KvModifier implements Function2<DataContext, Enumerable<Object[]>, E
     }
 
     private void insert(Overlay writes, Object key, byte[] value) throws SqlError {
-        byte[] k = def.key(key);
-        if (writes.get(k) != null) {
+        if (!writes.insertIfAbsent(def.key(key), value)) {
             throw duplicate(def, key);
         }
-        writes.insert(k, value);
     }
 
     static SqlError duplicate(TableDef def, Object key) {

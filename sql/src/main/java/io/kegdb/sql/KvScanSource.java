@@ -61,7 +61,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         Enumerable<?> rows = new AbstractEnumerable<Object>() {
             @Override
             public Enumerator<Object> enumerator() {
-                return new RangeEnumerator(ctx.view(), ordered, skip, limit);
+                return new RangeEnumerator(ctx, ordered, skip, limit);
             }
         };
         @SuppressWarnings("unchecked")
@@ -88,6 +88,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
     /** Walks the ranges in order: a point is one get, an interval one ordered scan. */
     private final class RangeEnumerator implements Enumerator<Object> {
+        private final ExecutionContext ctx;
         private final ReadView view;
         private final List<KeyPredicate.Bounds> bounds;
         private final long limit;
@@ -97,8 +98,9 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private KvIterator it;
         private Object current;
 
-        RangeEnumerator(ReadView view, List<KeyPredicate.Bounds> bounds, long skip, long limit) {
-            this.view = view;
+        RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, long skip, long limit) {
+            this.ctx = ctx;
+            this.view = ctx.view();
             this.bounds = bounds;
             this.toSkip = skip;
             this.limit = limit;
@@ -112,6 +114,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         @Override
         public boolean moveNext() {
             while (produced < limit) {
+                ctx.checkRow();
                 KeyValue kv = nextPair();
                 if (kv == null) {
                     return false;

@@ -117,17 +117,17 @@ final class Lexer {
         int n = sql.length();
         i++;
         while (i < n) {
-            char c = sql.charAt(i);
-            if (c == quote) {
-                if (i + 1 < n && sql.charAt(i + 1) == quote) {
-                    into.append(quote);
-                    i += 2;
-                    continue;
-                }
-                return i + 1;
+            int end = sql.indexOf(quote, i);
+            if (end < 0) {
+                return -1;
             }
-            into.append(c);
-            i++;
+            into.append(sql, i, end);
+            if (end + 1 < n && sql.charAt(end + 1) == quote) {
+                into.append(quote);
+                i = end + 2;
+                continue;
+            }
+            return end + 1;
         }
         return -1;
     }

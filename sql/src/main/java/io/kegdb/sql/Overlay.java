@@ -4,9 +4,13 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.WriteBatch;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -15,7 +19,12 @@ import java.util.concurrent.ConcurrentSkipListMap;
 /**
  * Buffered writes over a {@link ReadView}, read back merged with it (read-your-writes). A session's
  * transaction is one overlay over the store; each statement writes into its own overlay over that, so a
- * failing statement is discarded whole. A skip-list map keeps cursors that are still open valid while
+ * failing statement is discarded whole.
+ *
+ * <p>Point reads and writes go to a hash map kept in first-write order (a batch of ascending inserts is
+ * committed ascending, the cheapest order for the store's index). Key order is needed only by scans: the
+ * first scan builds a skip-list copy, kept up to date from then on, so a transaction of point writes (a
+ * batch of INSERTs) never pays for ordering. The skip list keeps cursors that are still open valid while
  * later statements write.
  */
 final class Overlay implements ReadView {
@@ -28,8 +37,42 @@ final class Overlay implements ReadView {
     record Pending(Kind kind, byte[] value) {
     }
 
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    /** A key as a hash-map key: equal by content, hash computed once, eight bytes at a time. */
+    private static final class Key {
+        final byte[] bytes;
+        final int hash;
+
+        Key(byte[] bytes) {
+            this.bytes = bytes;
+            long h = bytes.length;
+            int i = 0;
+            for (; i + 8 <= bytes.length; i += 8) {
+                h = (h ^ (long) LONGS.get(bytes, i)) * 0x9E3779B97F4A7C15L;
+            }
+            for (; i < bytes.length; i++) {
+                h = (h ^ bytes[i]) * 0x9E3779B97F4A7C15L;
+            }
+            this.hash = (int) (h ^ (h >>> 32));
+        }
+
+        @Override
+        public boolean equals(Object o) {
+            return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+        }
+
+        @Override
+        public int hashCode() {
+            return hash;
+        }
+    }
+
     private final ReadView base;
-    private final ConcurrentSkipListMap<byte[], Pending> pending = new ConcurrentSkipListMap<>(ORDER);
+    /** In the order keys were first written, which becomes the order of the commit's records. */
+    private final LinkedHashMap<Key, Pending> pending = new LinkedHashMap<>();
+    /** The same writes in key order; null until a scan needs them. */
+    private ConcurrentSkipListMap<byte[], Pending> ordered;
 
     Overlay(ReadView base) {
         this.base = base;
@@ -45,72 +88,138 @@ final class Overlay implements ReadView {
 
     void clear() {
         pending.clear();
+        if (ordered != null) {
+            ordered.clear(); // cursors still open over it see the writes gone, as after a rollback they are
+            ordered = null;
+        }
     }
 
     @Override
     public byte[] get(byte[] key) {
-        Pending p = pending.get(key);
+        Pending p = pending.get(new Key(key));
         if (p != null) {
             return p.kind() == Kind.DELETE ? null : p.value();
         }
         return base.get(key);
     }
 
+    @Override
+    public boolean contains(byte[] key) {
+        Pending p = pending.get(new Key(key));
+        if (p != null) {
+            return p.kind() != Kind.DELETE;
+        }
+        return base.contains(key);
+    }
+
+    private void set(Key key, Pending p) {
+        pending.put(key, p);
+        if (ordered != null) {
+            ordered.put(key.bytes, p);
+        }
+    }
+
     void put(byte[] key, byte[] value) {
-        Pending prev = pending.get(key);
-        pending.put(key, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
+        Key k = new Key(key);
+        Pending prev = pending.get(k);
+        set(k, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
     }
 
     /** Records an insert whose key the caller found absent. */
     void insert(byte[] key, byte[] value) {
-        Pending prev = pending.get(key);
+        Key k = new Key(key);
+        Pending prev = pending.get(k);
         // Re-inserting a key deleted in this overlay overwrites the committed row: a plain put.
-        pending.put(key, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
+        set(k, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
+    }
+
+    /**
+     * INSERT of one row: records it and returns true if {@code key} is absent here and in the base, else
+     * changes nothing and returns false. One lookup in this overlay and, for a key it does not hold, one
+     * existence check of the base (no value is read).
+     */
+    boolean insertIfAbsent(byte[] key, byte[] value) {
+        Key k = new Key(key);
+        Pending prev = pending.get(k);
+        if (prev != null) {
+            if (prev.kind() != Kind.DELETE) {
+                return false;
+            }
+            set(k, new Pending(Kind.PUT, value));
+            return true;
+        }
+        if (base.contains(key)) {
+            return false;
+        }
+        set(k, new Pending(Kind.INSERT, value));
+        return true;
     }
 
     void delete(byte[] key) {
-        Pending prev = pending.get(key);
+        Key k = new Key(key);
+        Pending prev = pending.get(k);
         if (prev != null && prev.kind() == Kind.INSERT) {
-            pending.remove(key);
+            pending.remove(k);
+            if (ordered != null) {
+                ordered.remove(key);
+            }
         } else {
-            pending.put(key, new Pending(Kind.DELETE, null));
+            set(k, new Pending(Kind.DELETE, null));
         }
     }
 
     /** Moves the writes of {@code statement} (an overlay over this one) into this overlay. */
     void absorb(Overlay statement) {
-        for (Map.Entry<byte[], Pending> e : statement.pending.entrySet()) {
+        for (Map.Entry<Key, Pending> e : statement.pending.entrySet()) {
+            byte[] key = e.getKey().bytes;
             switch (e.getValue().kind()) {
-                case PUT -> put(e.getKey(), e.getValue().value());
-                case DELETE -> delete(e.getKey());
-                case INSERT -> insert(e.getKey(), e.getValue().value());
+                case PUT -> put(key, e.getValue().value());
+                case DELETE -> delete(key);
+                case INSERT -> insert(key, e.getValue().value());
             }
         }
     }
 
-    /** The buffered writes as one atomic batch. */
+    /** The buffered writes as one atomic batch, in the order they were first made. */
     WriteBatch toBatch() {
         WriteBatch batch = new WriteBatch();
-        for (Map.Entry<byte[], Pending> e : pending.entrySet()) {
+        for (Map.Entry<Key, Pending> e : pending.entrySet()) {
+            byte[] key = e.getKey().bytes;
             switch (e.getValue().kind()) {
-                case PUT -> batch.put(e.getKey(), e.getValue().value());
-                case DELETE -> batch.delete(e.getKey());
-                case INSERT -> batch.putIfAbsent(e.getKey(), e.getValue().value());
+                case PUT -> batch.put(key, e.getValue().value());
+                case DELETE -> batch.delete(key);
+                case INSERT -> batch.putIfAbsent(key, e.getValue().value());
             }
         }
         return batch;
     }
 
+    /** The writes in key order, built on first use. */
+    private NavigableMap<byte[], Pending> ordered() {
+        if (ordered == null) {
+            ConcurrentSkipListMap<byte[], Pending> o = new ConcurrentSkipListMap<>(ORDER);
+            for (Map.Entry<Key, Pending> e : pending.entrySet()) {
+                o.put(e.getKey().bytes, e.getValue());
+            }
+            ordered = o;
+        }
+        return ordered;
+    }
+
     @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
-        NavigableMap<byte[], Pending> range = pending;
+        if (pending.isEmpty()) {
+            return base.scan(from, to, descending);
+        }
+        NavigableMap<byte[], Pending> all = ordered();
+        NavigableMap<byte[], Pending> range = all;
         if (from != null && to != null) {
-            range = ORDER.compare(from, to) >= 0 ? pending.subMap(from, true, from, false)
-                    : pending.subMap(from, true, to, false);
+            range = ORDER.compare(from, to) >= 0 ? all.subMap(from, true, from, false)
+                    : all.subMap(from, true, to, false);
         } else if (from != null) {
-            range = pending.tailMap(from, true);
+            range = all.tailMap(from, true);
         } else if (to != null) {
-            range = pending.headMap(to, false);
+            range = all.headMap(to, false);
         }
         if (range.isEmpty()) {
             return base.scan(from, to, descending);

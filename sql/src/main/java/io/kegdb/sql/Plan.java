@@ -14,5 +14,6 @@ interface Plan {
 
     List<ColumnInfo> columns();
 
-    SqlResult execute(KegSession session, List<?> params, long maxRows) throws SqlError;
+    /** Runs the plan; a long execution stops with HYT00 once {@code deadline} is reached. */
+    SqlResult execute(KegSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError;
 }

@@ -8,6 +8,11 @@ interface ReadView {
     /** The value of {@code key}, or null when absent. */
     byte[] get(byte[] key);
 
+    /** Whether {@code key} is present; reads no value where the store can avoid it. */
+    default boolean contains(byte[] key) {
+        return get(key) != null;
+    }
+
     /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
     KvIterator scan(byte[] from, byte[] to, boolean descending);
 }

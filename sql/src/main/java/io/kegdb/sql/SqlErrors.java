@@ -1,5 +1,6 @@
 package io.kegdb.sql;
 
+import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -68,6 +69,10 @@ final class SqlErrors {
                     String.valueOf(a.getMessage()), a);
         }
         if (c instanceof UncheckedIOException io) {
+            if (io.getCause() instanceof DiskFullException full) {
+                // PostgreSQL's disk_full: nothing of the statement was written.
+                return new SqlError("53100", "disk full: " + full.getMessage(), io);
+            }
             return new SqlError("58030", "I/O error: " + io.getMessage(), io);
         }
         if (c instanceof RelOptPlanner.CannotPlanException p) {

@@ -10,7 +10,12 @@ import io.kegdb.engine.Durability;
 public interface SqlSession extends AutoCloseable {
 
     /** Parses, validates and plans {@code sql} once; plans are cached per statement text and catalog version. */
-    SqlStatement prepare(String sql) throws SqlError;
+    default SqlStatement prepare(String sql) throws SqlError {
+        return prepare(sql, Deadline.none());
+    }
+
+    /** {@link #prepare(String)} that stops with SQLState HYT00 once {@code deadline} is reached. */
+    SqlStatement prepare(String sql, Deadline deadline) throws SqlError;
 
     /** Prepares and executes {@code sql} without parameters. */
     SqlResult execute(String sql) throws SqlError;

@@ -24,7 +24,15 @@ public interface SqlStatement extends AutoCloseable {
      * Runs the statement with {@code params} (index 0 is the first {@code ?}; String, byte[], Long/Integer,
      * other Numbers, Boolean, or null). {@code maxRows} 0 means no limit.
      */
-    SqlResult execute(List<?> params, long maxRows) throws SqlError;
+    default SqlResult execute(List<?> params, long maxRows) throws SqlError {
+        return execute(params, maxRows, Deadline.none());
+    }
+
+    /**
+     * {@link #execute(List, long)} that stops with SQLState HYT00 once {@code deadline} is reached: while
+     * it runs, and while the rows of a query are read from the result.
+     */
+    SqlResult execute(List<?> params, long maxRows, Deadline deadline) throws SqlError;
 
     @Override
     void close();

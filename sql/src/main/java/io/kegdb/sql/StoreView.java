@@ -12,6 +12,11 @@ record StoreView(KvStore store) implements ReadView {
     }
 
     @Override
+    public boolean contains(byte[] key) {
+        return store.contains(key);
+    }
+
+    @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
         return descending ? store.scanDescending(from, to) : store.scan(from, to);
     }

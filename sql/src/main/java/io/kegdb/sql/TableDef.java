@@ -33,9 +33,9 @@ record TableDef(String schema, String name, int id, String keyColumn, ColumnType
         return schema + "." + name;
     }
 
-    /** Store key of a non-null internal key value. */
+    /** Store key of a non-null internal key value (no separate prefix array: this runs once per row). */
     byte[] key(Object value) {
-        return keyType.encodeKey(prefix(), value);
+        return keyType.encodeKey(id, value);
     }
 
     Object decodeKey(byte[] key) {

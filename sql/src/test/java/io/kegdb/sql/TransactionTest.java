@@ -13,6 +13,7 @@ import static io.kegdb.sql.SqlTestSupport.rows;
 import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class TransactionTest {
@@ -63,6 +64,34 @@ class TransactionTest {
         assertEquals(1, store.writes.get(), "commit is one batch");
         assertFalse(a.inTransaction());
         assertEquals(mine, rows(b, "SELECT * FROM t"));
+    }
+
+    @Test
+    void preparedSingleRowWritesInATransactionReadBackByKeyAndInKeyOrder() throws SqlError {
+        a.setAutoCommit(false);
+        try (SqlStatement ins = a.prepare("INSERT INTO t VALUES (?, ?)");
+             SqlStatement ups = a.prepare("UPSERT INTO t (id, v) VALUES (?, ?)")) {
+            for (long i = 100; i < 300; i++) {
+                ins.execute(List.of(i, "v" + i), 0).close();
+            }
+            SqlError inTransaction = assertThrows(SqlError.class, () -> ins.execute(List.of(150L, "dup"), 0));
+            assertEquals("23505", inTransaction.sqlState());
+            SqlError inStore = assertThrows(SqlError.class, () -> ins.execute(List.of(2L, "dup"), 0));
+            assertEquals("23505", inStore.sqlState());
+            assertEquals(List.of(row("v150")), rows(a, "SELECT v FROM t WHERE id = 150"));
+            assertEquals(List.of(row(203L)), rows(a, "SELECT COUNT(*) FROM t"));
+            // Point writes after the first scan show up in later scans.
+            ups.execute(List.of(150L, "changed"), 0).close();
+            ups.execute(List.of(400L, "new"), 0).close();
+            assertEquals(List.of(row(149L, "v149"), row(150L, "changed"), row(151L, "v151")),
+                    rows(a, "SELECT id, v FROM t WHERE id BETWEEN 149 AND 151 ORDER BY id"));
+            assertEquals(List.of(row(400L, "new")), rows(a, "SELECT id, v FROM t WHERE id > 299"));
+            assertEquals(List.of(row(3L)), rows(b, "SELECT COUNT(*) FROM t"));
+        }
+        a.commit();
+        assertEquals(List.of(row(204L)), rows(b, "SELECT COUNT(*) FROM t"));
+        assertEquals(List.of(row("changed")), rows(b, "SELECT v FROM t WHERE id = 150"));
+        assertEquals(List.of(row("two")), rows(b, "SELECT v FROM t WHERE id = 2"));
     }
 
     @Test

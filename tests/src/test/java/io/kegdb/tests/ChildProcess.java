@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A JVM started from the test classpath running one main class, whose stdout lines the test reads as they
- * come. {@link #kill()} is a real SIGKILL: {@link Process#destroyForcibly()} on Unix.
+ * come. {@link #kill()} is a real SIGKILL ({@link ProcessHandle#destroyForcibly()} on Unix); what the child
+ * printed before it stays readable.
  */
 final class ChildProcess implements AutoCloseable {
 
@@ -100,7 +101,9 @@ final class ChildProcess implements AutoCloseable {
     }
 
     void kill() throws InterruptedException {
-        process.destroyForcibly();
+        // Through the handle: Process.destroyForcibly() also closes our end of the pipe at once, throwing
+        // away whatever the child printed that was not read yet (acknowledgements a test must see).
+        process.toHandle().destroyForcibly();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             throw new AssertionError("child did not die within 30 s of SIGKILL");
         }

@@ -85,18 +85,23 @@ public final class JdbcBenchmark {
 
     private void run() throws Exception {
         Map<JdbcTarget, Map<Workload, Double>> results = new EnumMap<>(JdbcTarget.class);
+        JdbcWorkloads.RowData data = new JdbcWorkloads.RowData(rows, Math.max(durable, warmUpRows() / 10));
         for (JdbcTarget target : targets) {
             Path targetDir = dir.resolve(target.name().toLowerCase(Locale.ROOT));
             deleteRecursively(targetDir);
             Files.createDirectories(targetDir);
             System.err.printf("%s: %s%n", target.label(), target.url(targetDir));
-            results.put(target, runOn(target, targetDir));
+            results.put(target, runOn(target, targetDir, data));
             deleteRecursively(targetDir);
         }
         System.out.print(table(results));
     }
 
-    private Map<Workload, Double> runOn(JdbcTarget target, Path targetDir) throws Exception {
+    private int warmUpRows() {
+        return Math.max(1, rows / 10);
+    }
+
+    private Map<Workload, Double> runOn(JdbcTarget target, Path targetDir, JdbcWorkloads.RowData data) throws Exception {
         HikariConfig config = new HikariConfig();
         config.setJdbcUrl(target.url(targetDir));
         config.setMaximumPoolSize(2);
@@ -104,9 +109,9 @@ public final class JdbcBenchmark {
         config.setPoolName("bench-" + target.name().toLowerCase(Locale.ROOT));
         Map<Workload, Double> r = new EnumMap<>(Workload.class);
         try (HikariDataSource pool = new HikariDataSource(config)) {
-            JdbcWorkloads w = new JdbcWorkloads(pool, rows);
+            JdbcWorkloads w = new JdbcWorkloads(pool, rows, data);
             w.createTable(target.createTable());
-            w.warmUpWrites(target.createTable(), Math.max(1, rows / 10));
+            w.warmUpWrites(target.createTable(), warmUpRows());
             r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT, w.batchedInsert(1000)));
             r.put(Workload.AUTOCOMMIT_INSERT, report(target, Workload.AUTOCOMMIT_INSERT, w.autocommitInserts(durable)));
             r.put(Workload.PREPARED_SELECT_1, report(target, Workload.PREPARED_SELECT_1, w.preparedPointSelects(1, selects)));

@@ -24,7 +24,7 @@ class JdbcBenchmarkSmokeTest {
             config.setJdbcUrl(target.url(dir));
             config.setMaximumPoolSize(2);
             try (HikariDataSource pool = new HikariDataSource(config)) {
-                JdbcWorkloads w = new JdbcWorkloads(pool, 300);
+                JdbcWorkloads w = new JdbcWorkloads(pool, 300, new JdbcWorkloads.RowData(300, 10));
                 w.createTable(target.createTable());
                 w.warmUpWrites(target.createTable(), 100);
                 assertTrue(w.batchedInsert(100) > 0);
