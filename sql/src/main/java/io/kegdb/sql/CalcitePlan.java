@@ -29,6 +29,7 @@ final class CalcitePlan implements Plan {
     private final Bindable<?> bindable;
     private final Map<String, Object> stash;
     final String explain;
+    private volatile SqlError constantFailure;
 
     CalcitePlan(CatalogSchema schema, JavaTypeFactory typeFactory, boolean query, List<ColumnInfo> parameters,
                 RelDataType parameterRow, List<ColumnInfo> columns, Bindable<?> bindable, Map<String, Object> stash,
@@ -84,7 +85,16 @@ final class CalcitePlan implements Plan {
             }
             session.finishWrite(writes);
             return new CountResult(count);
-        } catch (RuntimeException | AssertionError e) {
+        } catch (ExceptionInInitializerError e) {
+            // A constant of the generated code failed (e.g. 1/0): its class stays unusable, so every later
+            // execution reports the same error instead of a bare NoClassDefFoundError.
+            SqlError error = SqlErrors.translate(e);
+            constantFailure = error;
+            throw error;
+        } catch (NoClassDefFoundError e) {
+            SqlError first = constantFailure;
+            throw first != null ? new SqlError(first.sqlState(), first.getMessage(), e) : SqlErrors.translate(e);
+        } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             throw SqlErrors.translate(e);
         }
     }

@@ -78,12 +78,12 @@ final class CalcitePlanner {
             SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
                     typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
                             .withIdentifierExpansion(true));
-            SqlNode validated = validator.validate(parsed);
+            SqlNode validated = validate(validator, parsed);
             deadline.check();
             if (!query && touchesSystemSchema(reader, validated)) {
                 throw new SqlError("42000", "tables of schema SYS are read-only");
             }
-            RelDataType paramType = validator.getParameterRowType(validated);
+            RelDataType paramType = parameterRowType(validator, validated);
             RelDataType resultType = validator.getValidatedNodeType(validated);
             List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
             List<ColumnInfo> params = columns(paramType, null);
@@ -139,8 +139,33 @@ final class CalcitePlanner {
             return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain);
         } catch (SqlError e) {
             throw e;
-        } catch (Exception | AssertionError e) {
+        } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
             throw SqlErrors.translate(e);
+        }
+    }
+
+    /**
+     * Validates {@code parsed}. Whatever the validator throws is about the statement, so a failure it reports
+     * in an unexpected way (a Calcite shortcoming, not a KegDB fault) is still a 42000, not an internal error.
+     */
+    private static SqlNode validate(SqlValidator validator, SqlNode parsed) throws SqlError {
+        try {
+            return validator.validate(parsed);
+        } catch (RuntimeException | AssertionError e) {
+            SqlError error = SqlErrors.translate(e);
+            if (!error.sqlState().equals("HY000")) {
+                throw error;
+            }
+            throw new SqlError("42000", "invalid statement: " + e, e);
+        }
+    }
+
+    /** The parameters' types; Calcite cannot type a parameter in some places (ORDER BY ?). */
+    private static RelDataType parameterRowType(SqlValidator validator, SqlNode validated) throws SqlError {
+        try {
+            return validator.getParameterRowType(validated);
+        } catch (UnsupportedOperationException e) {
+            throw new SqlError("42000", "a parameter (?) cannot be used here: its type cannot be inferred", e);
         }
     }
 

@@ -167,6 +167,11 @@ final class DdlPlan implements Plan {
         if (!t.isName()) {
             throw syntax(t, "a name");
         }
+        // Names that Calcite's parser cannot read back would make a table no query can reach.
+        if (t.text().isEmpty() || t.text().indexOf('\n') >= 0 || t.text().indexOf('\r') >= 0) {
+            throw new SqlError("42000", "invalid name at position " + (t.position() + 1)
+                    + ": a quoted name must not be empty or hold line breaks");
+        }
         return t.text();
     }
 

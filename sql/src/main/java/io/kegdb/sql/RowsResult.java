@@ -56,7 +56,7 @@ final class RowsResult implements SqlResult {
             current = row instanceof Object[] a && (columns.size() != 1 || a.length == 1) ? a : new Object[] {row};
             produced++;
             return true;
-        } catch (RuntimeException | AssertionError e) {
+        } catch (RuntimeException | AssertionError | StackOverflowError | LinkageError e) {
             close();
             throw SqlErrors.translate(e);
         }

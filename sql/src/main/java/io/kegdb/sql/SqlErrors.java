@@ -11,10 +11,20 @@ import java.io.UncheckedIOException;
 /** Maps what Calcite, the store or the JDK throw to SQLState-bearing errors. */
 final class SqlErrors {
 
+    /** Statement too complex: nesting too deep. */
+    static final String TOO_COMPLEX = "54001";
+
     private SqlErrors() {
     }
 
     static SqlError translate(Throwable t) {
+        for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
+            if (c instanceof StackOverflowError) {
+                // Calcite's parser, validator and planner recurse once per nesting level.
+                return new SqlError(TOO_COMPLEX, "statement too complex: its expressions or sub-queries are nested"
+                        + " too deeply to be parsed, planned or run", t);
+            }
+        }
         for (Throwable c = t; c != null; c = c.getCause()) {
             SqlError known = known(c);
             if (known != null) {
@@ -71,8 +81,31 @@ final class SqlErrors {
         if (c instanceof IllegalArgumentException i && c.getStackTrace().length > 0
                 && c.getStackTrace()[0].getClassName().startsWith("io.kegdb.engine")) {
             // The store's limits: a key or value too large, or a transaction too large for one batch.
-            return new SqlError(String.valueOf(i.getMessage()).contains("batch") ? "54000" : "22001",
-                    i.getMessage(), i);
+            String m = String.valueOf(i.getMessage());
+            if (m.contains("maxKeySize") || m.contains("maxValueSize")) {
+                m += " (a row is stored as its table's 4-byte id + the encoded key, and 1 byte + the encoded value)";
+            }
+            return new SqlError(m.contains("batch") ? "54000" : "22001", m, i);
+        }
+        if (c instanceof java.util.regex.PatternSyntaxException p) {
+            return new SqlError("2201B", "invalid regular expression: " + firstLine(p.getMessage()), p);
+        }
+        String message = String.valueOf(c.getMessage());
+        if (c instanceof RuntimeException && message.startsWith("Invalid escape")) {
+            return new SqlError("22025", message, c);
+        }
+        if (c instanceof RuntimeException && message.startsWith("Invalid character for cast")) {
+            return new SqlError("22018", message, c);
+        }
+        if (c instanceof AssertionError && message.startsWith("not a query")) {
+            // Calcite's validator lets EXISTS take an expression; only a sub-query can be converted.
+            return new SqlError("42000", "a sub-query is needed here (" + message + ")", c);
+        }
+        if (c instanceof RuntimeException && message.startsWith("Substring error")) {
+            return new SqlError("22011", message, c);
+        }
+        if (c instanceof IllegalArgumentException && message.contains("due to overflow")) {
+            return new SqlError("22003", message, c);
         }
         if (c instanceof IllegalStateException s && String.valueOf(s.getMessage()).contains("closed")) {
             return new SqlError("08003", s.getMessage(), s);
