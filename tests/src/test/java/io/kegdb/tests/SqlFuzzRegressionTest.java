@@ -127,4 +127,12 @@ class SqlFuzzRegressionTest {
         run("DELETE FROM KV WHERE K = 'big'");
         assertFails("22001", "INSERT INTO KV VALUES ('" + "k".repeat(1 << 20) + "', 'v')");
     }
+
+    @Test
+    void aStatementThePlannerCannotFinishFailsWithoutAQueryTimeout() throws SQLException {
+        // Found by the long fuzz run: Calcite's cost-based planner never finished this one.
+        assertFails("54001", "SELECT a.K, a.V, b.V FROM NUMS a LEFT JOIN NUMS b ON a.K = b.K ORDER BY a.K"
+                + " LIMIT 9223372036854775807");
+        run("SELECT a.K, a.V, b.V FROM NUMS a LEFT JOIN NUMS b ON a.K = b.K ORDER BY a.K LIMIT 10");
+    }
 }
