@@ -18,6 +18,7 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
@@ -92,6 +93,10 @@ final class CalcitePlanner {
             planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
             planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
             RelOptUtil.registerDefaultRules(planner, false, false);
+            // On calcite-core 1.42.0 this rule also fires on physical (enumerable) joins and then fails with an
+            // internal error (a LEFT JOIN on the key reading only the left side); the plans it would simplify
+            // run correctly without it.
+            planner.removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
             planner.addRule(KvModifyRule.create(upsert));
             planner.setExecutor(RexUtil.EXECUTOR);
             planner.addListener(new DeadlineListener(deadline));
