@@ -25,11 +25,16 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
@@ -67,6 +72,7 @@ final class CalcitePlanner {
         try {
             deadline.check();
             SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+            checkRowCounts(parsed);
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
             if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
@@ -146,6 +152,37 @@ final class CalcitePlanner {
             throw e;
         } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
             throw SqlErrors.translate(e);
+        }
+    }
+
+    /**
+     * LIMIT/FETCH and OFFSET take whole numbers. Calcite accepts an approximate or fractional literal there
+     * and then fails inside the planner, so such a statement is refused up front with the standard states.
+     */
+    private static void checkRowCounts(SqlNode parsed) throws SqlError {
+        SqlError[] bad = {null};
+        parsed.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                if (call instanceof SqlSelect select) {
+                    check(select.getFetch(), "2201W", "LIMIT");
+                    check(select.getOffset(), "2201X", "OFFSET");
+                } else if (call instanceof SqlOrderBy orderBy) {
+                    check(orderBy.fetch, "2201W", "LIMIT");
+                    check(orderBy.offset, "2201X", "OFFSET");
+                }
+                return super.visit(call);
+            }
+
+            private void check(SqlNode count, String state, String clause) {
+                if (bad[0] == null && count instanceof SqlNumericLiteral n
+                        && (!n.isExact() || (n.getScale() != null && n.getScale() > 0))) {
+                    bad[0] = new SqlError(state, clause + " takes a whole number of rows, not " + n);
+                }
+            }
+        });
+        if (bad[0] != null) {
+            throw bad[0];
         }
     }
 

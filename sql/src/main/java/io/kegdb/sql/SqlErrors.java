@@ -107,6 +107,15 @@ final class SqlErrors {
         if (c instanceof IllegalArgumentException && message.contains("due to overflow")) {
             return new SqlError("22003", message, c);
         }
+        if (c instanceof IllegalArgumentException && message.matches("(?s)Invalid (DATE|TIME|TIMESTAMP)\\b.*")) {
+            // A date/time literal or cast that does not parse, e.g. DATE '2020-01-01' = ''.
+            return new SqlError("22007", message, c);
+        }
+        if (c instanceof RuntimeException && message.startsWith("Error while compiling generated Java code")) {
+            // Calcite accepted the statement but cannot generate code for it (e.g. ORDER BY a ROW value).
+            return new SqlError("42000", "this statement cannot be compiled (ordering or grouping by a ROW"
+                    + " value is one known case)", c);
+        }
         if (c instanceof IllegalStateException s && String.valueOf(s.getMessage()).contains("closed")) {
             return new SqlError("08003", s.getMessage(), s);
         }

@@ -98,6 +98,18 @@ class SqlFuzzRegressionTest {
         assertFails("22003", "SELECT * FROM KV LIMIT 99999999999999999999");
         assertFails("2201B", "SELECT * FROM KV WHERE K SIMILAR TO '('");
         assertFails("22025", "SELECT * FROM KV WHERE K LIKE 'a' ESCAPE 'xx'");
+        // Found by the 100,000-statement run.
+        assertFails("2201W", "SELECT K FROM NUMS WHERE K IN (SELECT K FROM NUMS WHERE K IN (29, 17, -4)) LIMIT 1e400");
+        assertFails("2201X", "SELECT K FROM NUMS ORDER BY K OFFSET 1.5 ROWS");
+        assertFails("22007", "INSERT INTO SHORTS SELECT K || 'c', NULL FROM KV WHERE V IS NULL"
+                + " AND DATE '2020-01-01' = ((''))");
+    }
+
+    @Test
+    void orderingByARowValueIsRefused() throws SQLException {
+        // Found by the 100,000-statement run: Calcite generated code that does not compile.
+        assertFails("42000", "SELECT ROW(1, 2), COUNT(*) AS N FROM NUMS GROUP BY V HAVING COUNT(*) > 1"
+                + " ORDER BY 2 DESC, 1");
     }
 
     @Test
