@@ -108,8 +108,8 @@ public final class Bitcask implements KvStore {
         Objects.requireNonNull(options, "options");
         if (!options.readOnly()) {
             Files.createDirectories(dir);
-        } else if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + ": no such store directory");
+        } else {
+            requireStoreDirectory(dir);
         }
         DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
         try {
@@ -676,6 +676,12 @@ public final class Bitcask implements KvStore {
         }
     }
 
+    private static void requireStoreDirectory(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            throw new IOException(dir + ": no such store directory");
+        }
+    }
+
     /** {@link #check(Path, MaintenanceListener)} without progress reports. */
     public static CheckReport check(Path dir) throws IOException {
         return check(dir, MaintenanceListener.NONE);
@@ -693,9 +699,7 @@ public final class Bitcask implements KvStore {
      */
     public static CheckReport check(Path dir, MaintenanceListener listener) throws IOException {
         Objects.requireNonNull(listener, "listener");
-        if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + ": no such store directory");
-        }
+        requireStoreDirectory(dir);
         DirectoryLock lock = null;
         String lockState = "no LOCK file: the store was never opened for writing";
         if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
@@ -738,9 +742,7 @@ public final class Bitcask implements KvStore {
      */
     public static CheckReport repair(Path dir, MaintenanceListener listener) throws IOException {
         Objects.requireNonNull(listener, "listener");
-        if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + ": no such store directory");
-        }
+        requireStoreDirectory(dir);
         try (DirectoryLock lock = DirectoryLock.acquire(dir, false)) {
             return DirectoryRepair.run(dir, listener);
         }

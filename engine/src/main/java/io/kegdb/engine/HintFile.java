@@ -101,7 +101,11 @@ final class HintFile {
     }
 
     /** The last committed record of every key of a segment, in ascending key order. */
-    record LastRecords(int[] offsets, int[] sizes, int count) {
+    record LastRecords(int[] offsets, int[] sizes) {
+        int count() {
+            return offsets.length;
+        }
+
         int offset(int i) {
             return offsets[i];
         }
@@ -166,7 +170,7 @@ final class HintFile {
             lastOffsets[i] = offsets[order[i]];
             lastSizes[i] = sizes[order[i]];
         }
-        return new LastRecords(lastOffsets, lastSizes, kept);
+        return new LastRecords(lastOffsets, lastSizes);
     }
 
     /**
