@@ -45,6 +45,7 @@ public final class Bitcask implements KvStore {
     /** Held by merge and backup, which must not delete or copy files under each other. */
     private final ReentrantLock maintenanceLock = new ReentrantLock();
     private final GroupCommit groupCommit = new GroupCommit();
+    private final StagedWrite staging = new StagedWrite();
     private final ExecutorService hintWriter;
     private final ScheduledExecutorService scheduler;
 
@@ -274,7 +275,7 @@ public final class Bitcask implements KvStore {
         writeLock.lock();
         try {
             checkWritable();
-            end = appendPut(key, value);
+            end = appendPut(key, value, durability);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
@@ -298,7 +299,7 @@ public final class Bitcask implements KvStore {
         writeLock.lock();
         try {
             checkWritable();
-            end = appendDelete(key);
+            end = appendDelete(key, durability);
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
         } catch (InternalError e) {
@@ -314,25 +315,40 @@ public final class Bitcask implements KvStore {
     }
 
     /** Appends a put record and points the keydir at it; returns the end position. Write lock held. */
-    private long appendPut(byte[] key, byte[] value) throws IOException {
+    private long appendPut(byte[] key, byte[] value, Durability durability) throws IOException {
         int size = RecordFormat.size(key.length, value.length);
         SegmentWriter w = writerFor(size);
-        int offset = w.append(RecordFormat.PUT, key, value);
-        w.publish();
+        int mark = w.position();
+        int offset;
+        try {
+            stageIfWanted(w, durability, size);
+            offset = w.append(RecordFormat.PUT, key, value);
+            w.publish();
+        } catch (IOException | RuntimeException | Error e) {
+            w.rewind(mark);
+            throw e;
+        }
         w.segment().addLive(size);
         release(keyDir.put(key, Location.of(w.id(), offset)));
         return appended += size;
     }
 
     /** Appends a tombstone if the key exists; returns the end position, or -1 if it did not. Write lock held. */
-    private long appendDelete(byte[] key) throws IOException {
+    private long appendDelete(byte[] key, Durability durability) throws IOException {
         if (keyDir.get(key) == KeyDir.NONE) {
             return -1;
         }
         int size = RecordFormat.size(key.length, 0);
         SegmentWriter w = writerFor(size);
-        w.append(RecordFormat.DELETE, key, null);
-        w.publish();
+        int mark = w.position();
+        try {
+            stageIfWanted(w, durability, size);
+            w.append(RecordFormat.DELETE, key, null);
+            w.publish();
+        } catch (IOException | RuntimeException | Error e) {
+            w.rewind(mark);
+            throw e;
+        }
         release(keyDir.remove(key));
         return appended += size;
     }
@@ -367,9 +383,9 @@ public final class Bitcask implements KvStore {
             if (ops.size() == 1) {
                 // One operation needs no commit record: a single record is atomic by its CRC.
                 WriteBatch.Op op = ops.get(0);
-                end = op.value() == null ? appendDelete(op.key()) : appendPut(op.key(), op.value());
+                end = op.value() == null ? appendDelete(op.key(), durability) : appendPut(op.key(), op.value(), durability);
             } else {
-                end = appendBatch(ops, total);
+                end = appendBatch(ops, total, durability);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
@@ -384,16 +400,23 @@ public final class Bitcask implements KvStore {
     }
 
     /** Appends a batch's records and commit record, then applies it to the keydir. Write lock held. */
-    private long appendBatch(List<WriteBatch.Op> ops, long total) throws IOException {
+    private long appendBatch(List<WriteBatch.Op> ops, long total, Durability durability) throws IOException {
         SegmentWriter w = writerFor(total);
+        int mark = w.position();
         int[] offsets = new int[ops.size()];
-        for (int i = 0; i < offsets.length; i++) {
-            WriteBatch.Op op = ops.get(i);
-            offsets[i] = w.append(op.value() == null ? RecordFormat.BATCH_DELETE : RecordFormat.BATCH_PUT,
-                    op.key(), op.value());
+        try {
+            stageIfWanted(w, durability, total);
+            for (int i = 0; i < offsets.length; i++) {
+                WriteBatch.Op op = ops.get(i);
+                offsets[i] = w.append(op.value() == null ? RecordFormat.BATCH_DELETE : RecordFormat.BATCH_PUT,
+                        op.key(), op.value());
+            }
+            w.appendCommit(ops.size());
+            w.publish();
+        } catch (IOException | RuntimeException | Error e) {
+            w.rewind(mark);
+            throw e;
         }
-        w.appendCommit(ops.size());
-        w.publish();
         for (int i = 0; i < offsets.length; i++) {
             WriteBatch.Op op = ops.get(i);
             if (op.value() == null) {
@@ -404,6 +427,13 @@ public final class Bitcask implements KvStore {
             }
         }
         return appended += total;
+    }
+
+    /** Synced and large writes reach the file through the channel, which keeps the fsync after them cheap. */
+    private void stageIfWanted(SegmentWriter w, Durability durability, long encodedBytes) {
+        if (StagedWrite.wanted(durability, encodedBytes)) {
+            w.stageThrough(staging);
+        }
     }
 
     /** Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch). */

@@ -1,6 +1,7 @@
 package io.kegdb.engine;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -117,7 +118,11 @@ final class DirectoryRepair {
                 if (RecordFormat.isBatchMember(type)) {
                     byte[] key = s.readKey(offset);
                     byte[] value = type == RecordFormat.BATCH_PUT ? s.readValue(offset, key) : null;
-                    out.append(type == RecordFormat.BATCH_PUT ? RecordFormat.PUT : RecordFormat.DELETE, key, value);
+                    try {
+                        out.append(type == RecordFormat.BATCH_PUT ? RecordFormat.PUT : RecordFormat.DELETE, key, value);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e); // not staged: a memory copy, which does not throw this
+                    }
                 } else {
                     out.appendRaw(buf, offset, size);
                 }

@@ -11,8 +11,11 @@ import java.nio.file.StandardOpenOption;
 
 /**
  * Appends records to the active segment. The file is mapped read-write at its full capacity up front, so an
- * append is a copy into memory (no system call) and reads of fresh records go through the same mapping;
- * {@link #force()} (fdatasync) makes everything appended so far durable. Before records are copied in,
+ * append is a copy into memory (no system call) and reads of fresh records go through the same mapping.
+ * A write that will be synced, or is large, is instead staged ({@link #stageThrough}) and reaches the file
+ * with positional writes when it is published, which keeps the fsync that follows cheap (see
+ * {@link StagedWrite}); the page cache is shared, so readers see it through the mapping all the same.
+ * {@link #force()} (fdatasync) makes everything appended so far durable. Before records are written,
  * {@link #reserve} makes their bytes real on disk (see {@link SegmentSpace}), so a full disk fails the
  * write with an {@link IOException} instead of a fault inside the mapping. Sealing truncates the file to
  * its data and closes the channel. Only the store's single writer calls the mutating methods.
@@ -26,6 +29,8 @@ final class SegmentWriter {
     /** Bytes below this offset are backed by allocated disk space; appends stay below it. */
     private long allocated;
     private boolean sealed;
+    /** The write being staged, or null while appends are copied into the mapping. */
+    private StagedWrite staged;
     /** Set by tests to make fsyncs of this segment fail, as a failing disk would. */
     private volatile IOException injectedSyncFailure;
     private volatile boolean injectOnce;
@@ -145,17 +150,33 @@ final class SegmentWriter {
         }
     }
 
+    /**
+     * Stages the appends until the next {@link #publish} or {@link #rewind} in {@code staging}, to be written
+     * through the channel.
+     */
+    void stageThrough(StagedWrite staging) {
+        staging.start(position);
+        staged = staging;
+    }
+
     /** Appends one record; returns its offset. The caller checked {@link #fits}. */
-    int append(byte type, byte[] key, byte[] value) {
+    int append(byte type, byte[] key, byte[] value) throws IOException {
         int offset = position;
-        ByteBuffer view = map.duplicate().position(offset);
-        RecordFormat.encode(view, type, key, value);
-        position = view.position();
+        int size = RecordFormat.size(key.length, value == null ? 0 : value.length);
+        ByteBuffer staging = stagingRoom(size);
+        if (staging != null) {
+            RecordFormat.encode(staging, type, key, value);
+        } else {
+            RecordFormat.encode(map.duplicate().position(offset), type, key, value);
+            resumeStagingAt(offset + size);
+        }
+        position += size;
         return offset;
     }
 
-    /** Copies a record verbatim from another segment, as merge does; returns its offset. */
+    /** Copies a record verbatim from another segment, as merge and repair do; returns its offset. Never staged. */
     int appendRaw(ByteBuffer source, int sourceOffset, int size) {
+        assert staged == null;
         int offset = position;
         map.put(offset, source, sourceOffset, size);
         position += size;
@@ -163,16 +184,55 @@ final class SegmentWriter {
     }
 
     /** Appends a batch's commit record. */
-    int appendCommit(int count) {
+    int appendCommit(int count) throws IOException {
         int offset = position;
-        ByteBuffer view = map.duplicate().position(offset);
-        RecordFormat.encodeCommit(view, count);
-        position = view.position();
+        int size = RecordFormat.size(0, 4);
+        ByteBuffer staging = stagingRoom(size);
+        if (staging != null) {
+            RecordFormat.encodeCommit(staging, count);
+        } else {
+            RecordFormat.encodeCommit(map.duplicate().position(offset), count);
+            resumeStagingAt(offset + size);
+        }
+        position += size;
         return offset;
     }
 
-    /** Makes appended records readable: readers check offsets against the published length. */
-    void publish() {
+    /** The staging buffer with room for {@code size} more bytes, or null to copy them into the mapping. */
+    private ByteBuffer stagingRoom(int size) throws IOException {
+        return staged == null ? null : staged.room(channel, segment.path(), size);
+    }
+
+    /** After a record too large for the staging buffer was copied into the mapping, staging goes on after it. */
+    private void resumeStagingAt(int offset) {
+        if (staged != null) {
+            staged.start(offset);
+        }
+    }
+
+    /**
+     * Forgets everything appended after {@code mark} (a write that failed part-way): its bytes, if any
+     * reached the file, lie beyond the published length and the next append overwrites them.
+     */
+    void rewind(int mark) {
+        if (staged != null) {
+            staged.finish();
+            staged = null;
+        }
+        position = mark;
+    }
+
+    /** Writes out staged records and makes appended records readable: readers check offsets against the published length. */
+    void publish() throws IOException {
+        if (staged != null) {
+            StagedWrite s = staged;
+            staged = null;
+            try {
+                s.flush(channel, segment.path());
+            } finally {
+                s.finish();
+            }
+        }
         segment.setLength(position);
     }
 

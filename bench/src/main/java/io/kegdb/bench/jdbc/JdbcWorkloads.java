@@ -83,16 +83,16 @@ final class JdbcWorkloads {
 
     /**
      * Untimed warm-up of the write paths (JIT) on a scratch table made like BENCH and dropped after:
-     * {@code count} batched inserts and a tenth as many autocommitted ones.
+     * {@code batched} batched inserts and {@code autocommitted} autocommitted ones.
      */
-    void warmUpWrites(String benchDdl, int count) throws SQLException {
+    void warmUpWrites(String benchDdl, int batched, int autocommitted) throws SQLException {
         try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
             s.executeUpdate(benchDdl.replace("BENCH", "WARMUP"));
         }
-        insertInto("WARMUP", count, 1000);
+        insertInto("WARMUP", batched, 1000);
         try (Connection c = pool.getConnection();
              PreparedStatement ins = c.prepareStatement("INSERT INTO WARMUP (K, V) VALUES (?, ?)")) {
-            for (int i = 0; i < count / 10; i++) {
+            for (int i = 0; i < autocommitted; i++) {
                 ins.setString(1, data.autocommitKeys[i]);
                 ins.setString(2, data.values[i]);
                 ins.executeUpdate();

@@ -26,7 +26,7 @@ class JdbcBenchmarkSmokeTest {
             try (HikariDataSource pool = new HikariDataSource(config)) {
                 JdbcWorkloads w = new JdbcWorkloads(pool, 300, new JdbcWorkloads.RowData(300, 10));
                 w.createTable(target.createTable());
-                w.warmUpWrites(target.createTable(), 100);
+                w.warmUpWrites(target.createTable(), 100, 10);
                 assertTrue(w.batchedInsert(100) > 0);
                 assertTrue(w.autocommitInserts(10) > 0);
                 assertTrue(w.preparedPointSelects(1, 200) > 0);
