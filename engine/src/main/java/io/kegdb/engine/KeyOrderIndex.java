@@ -225,12 +225,15 @@ final class KeyOrderIndex {
 
     /** Adds the entry {@code ref} whose key ({@code key}) is known to be absent. */
     void insert(byte[] key, int ref) {
+        // Keys above every other (sequence numbers, timestamps, a bulk load in key order) belong at the end of
+        // the last leaf: one key comparison instead of scanning a node per level and the leaf.
+        boolean append = last.count > 0 && arena.compare(last.ref(last.count - 1), key, 0) < 0;
         Inner[] path = new Inner[height];
         int[] pathIndex = new int[height];
         Object node = root;
         for (int level = 0; level < height; level++) {
             Inner in = (Inner) node;
-            int i = childIndex(in, key);
+            int i = append ? in.count - 1 : childIndex(in, key);
             path[level] = in;
             pathIndex[level] = i;
             node = in.children[i];
@@ -239,7 +242,7 @@ final class KeyOrderIndex {
         if (leaf.count == LEAF_CAPACITY) {
             // Keys arriving in order (appends at a leaf's end, or at its start when descending) would leave
             // every leaf half full after an even split; split next to the insertion point instead.
-            int pos = -(search(leaf, key) + 1);
+            int pos = append ? LEAF_CAPACITY : -(search(leaf, key) + 1);
             int splitAt = pos == LEAF_CAPACITY ? LEAF_CAPACITY - 1 : pos == 0 ? 1 : LEAF_CAPACITY / 2;
             Leaf right = splitLeaf(leaf, splitAt);
             byte[] sep = shortestSeparator(leaf.ref(leaf.count - 1), right.ref(0));
@@ -248,11 +251,12 @@ final class KeyOrderIndex {
                 leaf = right;
             }
         }
-        insertIntoLeaf(leaf, key, ref);
+        insertIntoLeaf(leaf, key, ref, append);
         keys++;
     }
 
-    private void insertIntoLeaf(Leaf leaf, byte[] key, int ref) {
+    /** Adds the entry to {@code leaf}: at its end when {@code append} (the key is above all others). */
+    private void insertIntoLeaf(Leaf leaf, byte[] key, int ref, boolean append) {
         int n = leaf.count;
         if (n == 0) {
             setPrefix(leaf, key.clone());
@@ -265,7 +269,7 @@ final class KeyOrderIndex {
                 repartition(leaf);
             }
         }
-        int s = search(leaf, key);
+        int s = append ? -(n + 1) : search(leaf, key);
         if (s >= 0) {
             throw new IllegalStateException("key already in the order index");
         }

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Random;
+import java.util.TreeSet;
 import org.junit.jupiter.api.Test;
 
 class KeyOrderIndexTest {
@@ -70,6 +72,41 @@ class KeyOrderIndexTest {
         assertEquals(20, keys.size());
         for (int i = 1; i < keys.size(); i++) {
             assertTrue(Arrays.compareUnsigned(keys.get(i - 1), keys.get(i)) < 0);
+        }
+    }
+
+    @Test
+    void appendsAboveTheLargestKeyMixedWithRandomInsertsAndRemovals() {
+        KeyArena arena = new KeyArena();
+        KeyOrderIndex tree = new KeyOrderIndex(arena);
+        TreeSet<byte[]> model = new TreeSet<>(Arrays::compareUnsigned);
+        Random random = new Random(5);
+        long counter = 0;
+        for (int step = 0; step < 60_000; step++) {
+            int what = random.nextInt(10);
+            byte[] k;
+            if (what < 6) {
+                // above every key so far, with lengths that keep changing the last leaf's shared prefix
+                counter += 1 + random.nextInt(300);
+                String digits = Long.toString(counter);
+                k = ("seq" + digits.length() + digits + "x".repeat(random.nextInt(3))).getBytes();
+            } else if (what < 8) {
+                k = ("rnd" + random.nextInt(50_000)).getBytes();
+            } else {
+                byte[] victim = what == 8 && !model.isEmpty() ? model.last() : ("rnd" + random.nextInt(50_000)).getBytes();
+                assertEquals(model.remove(victim), tree.remove(victim));
+                continue;
+            }
+            if (model.add(k)) {
+                tree.insert(k, arena.allocate(k, step));
+            }
+        }
+        List<byte[]> keys = walk(arena, tree);
+        assertEquals(model.size(), keys.size());
+        int i = 0;
+        for (byte[] k : model) {
+            assertArrayEquals(k, keys.get(i++));
+            assertTrue(tree.search(tree.leafFor(k), k) >= 0, () -> new String(k) + " not found by search");
         }
     }
 }
