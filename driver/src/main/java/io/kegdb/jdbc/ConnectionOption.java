@@ -38,7 +38,7 @@ enum ConnectionOption {
     RAFT_SELF("raft.self", false, "host:port"),
     /** Embedded Raft member: the group's nodes. */
     RAFT_PEERS("raft.peers", false, "host:port,host:port,..."),
-    /** Embedded Raft member: election timeout in milliseconds (default 1000). */
+    /** Embedded Raft member: election timeout in milliseconds (default 600). */
     RAFT_ELECTION_TIMEOUT("raft.electionTimeoutMs", false, "milliseconds"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),

@@ -1,5 +1,6 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.ReadConsistency;
 
 import java.sql.SQLException;
@@ -73,7 +74,7 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
             }
         }
         Duration timeout = Duration.ofSeconds(10);
-        int election = 1000;
+        int election = RaftNodeOptions.DEFAULT_ELECTION_TIMEOUT_MS;
         try {
             String t = options.get(ConnectionOption.RAFT_TIMEOUT);
             if (t != null) {

@@ -12,7 +12,7 @@ import java.util.concurrent.CountDownLatch;
  * Runs one Raft node in the foreground until the process is told to stop (SIGTERM, SIGINT), then leaves the
  * group cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
- * [--election-timeout-ms 1000] [--snapshot-interval-secs 600]}. The node binds exactly {@code --self}.
+ * [--election-timeout-ms 600] [--snapshot-interval-secs 600]}. The node binds exactly {@code --self}.
  * To join a running group, list its current members (not this node) in {@code --peers}, then add this node
  * with {@link ClusterMain} {@code add-peer}.
  */
@@ -34,7 +34,7 @@ public final class NodeMain {
                     .group(cl.required("group"))
                     .self(cl.required("self"))
                     .peers(cl.required("peers"))
-                    .electionTimeoutMs(cl.intOption("election-timeout-ms", 1000))
+                    .electionTimeoutMs(cl.intOption("election-timeout-ms", RaftNodeOptions.DEFAULT_ELECTION_TIMEOUT_MS))
                     .snapshotIntervalSecs(cl.intOption("snapshot-interval-secs", 600))
                     .build();
         } catch (IllegalArgumentException e) {

@@ -74,8 +74,9 @@ public final class RaftNode implements KvStore, RaftGroupView {
         nodeOptions.setSnapshotUri(dir.resolve("snapshot").toString());
         nodeOptions.setServiceFactory(factory);
         nodeOptions.getRaftOptions().setSync(options.logSync());
-        // Followers wait a random time in [T, 1.5 T) before standing for election (SOFAJRaft adds up to 1 s
-        // by default, whatever T is): a lost leader is replaced within about 1.5 T plus one vote round.
+        // The election timer's period is random in [T, 1.5 T) (SOFAJRaft adds up to 1 s by default, whatever T
+        // is); a follower stands when a firing finds no heartbeat for T: a lost leader is replaced within
+        // about 2.5 T plus one vote round.
         nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, options.electionTimeoutMs() / 2));
 
         // Bound to the given host only (SOFAJRaft's default server listens on every interface).

@@ -28,9 +28,12 @@ import java.util.stream.Stream;
 
 /**
  * Three Raft nodes on loopback in this JVM and a thin client shared by N threads: puts of 100-byte values,
- * then linearizable (read index) gets of the written keys; throughput and p50/p99 latency, once with the
- * Raft log in Bitcask ({@link KegRaftServiceFactory}) and once in RocksDB (SOFAJRaft's default), in the same
- * run (after a warm-up cluster, two rounds with the logs taking turns). Prints a Markdown table.
+ * then linearizable (read index) gets of the written keys; throughput and p50/p99 latency, with the Raft log
+ * in Bitcask ({@link KegRaftServiceFactory}), in RocksDB (SOFAJRaft's default) and, as yardsticks, in memory
+ * ({@link MemoryLogStorage}) with only one fdatasync per append (the least a durable log does) and with
+ * nothing written (what the cluster does when its log costs nothing), all in the same run. After a warm-up
+ * cluster, three rounds in which they take turns in a rotating order (a cluster running later in a round
+ * tends to run faster), then the median of each. Prints Markdown tables.
  *
  * <p>Usage: {@code ClusterBench [seconds per phase = 10] [threads = 32] [value bytes = 100] [dir = tmp]}.
  */
@@ -38,11 +41,47 @@ public final class ClusterBench {
 
     private static final String GROUP = "kegdb-bench";
     private static final int KEY_SPACE = 100_000;
+    private static final int ROUNDS = 3;
 
     private ClusterBench() {
     }
 
     record Result(String log, String op, double perSecond, double p50, double p99, long errors) {
+    }
+
+    private enum Log {
+        BITCASK("Bitcask (KegRaftServiceFactory)") {
+            @Override
+            JRaftServiceFactory factory() {
+                return new KegRaftServiceFactory();
+            }
+        },
+        ROCKSDB("RocksDB (RocksDBLogStorage)") {
+            @Override
+            JRaftServiceFactory factory() {
+                return new DefaultJRaftServiceFactory();
+            }
+        },
+        FSYNC_FLOOR("in memory + one fdatasync per append (durable floor, yardstick)") {
+            @Override
+            JRaftServiceFactory factory() {
+                return new MemoryLogStorage.Factory(true);
+            }
+        },
+        FREE("in memory, not durable (yardstick)") {
+            @Override
+            JRaftServiceFactory factory() {
+                return new MemoryLogStorage.Factory(false);
+            }
+        };
+
+        final String label;
+
+        Log(String label) {
+            this.label = label;
+        }
+
+        abstract JRaftServiceFactory factory();
     }
 
     public static void main(String[] args) throws Exception {
@@ -52,26 +91,44 @@ public final class ClusterBench {
         Path root = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("kegdb-cluster-bench");
         Files.createDirectories(root);
 
-        // A throwaway cluster first warms the JIT; then the two logs take turns, twice, so that neither
-        // always runs first or last while other processes load the machine.
-        run("warm-up", new KegRaftServiceFactory(), root.resolve("warm-up"), 3, threads, valueBytes);
+        // A throwaway cluster warms the JIT with full-length phases first.
+        run("warm-up", Log.BITCASK.factory(), root.resolve("warm-up"), seconds, threads, valueBytes);
         List<Result> results = new ArrayList<>();
-        for (int round = 1; round <= 2; round++) {
-            results.addAll(run("Bitcask (KegRaftServiceFactory), round " + round, new KegRaftServiceFactory(),
-                    root.resolve("bitcask-" + round), seconds, threads, valueBytes));
-            results.addAll(run("RocksDB (RocksDBLogStorage), round " + round, new DefaultJRaftServiceFactory(),
-                    root.resolve("rocksdb-" + round), seconds, threads, valueBytes));
+        Log[] logs = Log.values();
+        for (int round = 1; round <= ROUNDS; round++) {
+            for (int k = 0; k < logs.length; k++) {
+                Log log = logs[(k + round - 1) % logs.length];
+                System.err.printf("round %d: %s%n", round, log.label);
+                results.addAll(run(log.label + ", round " + round, log.factory(),
+                        root.resolve(log.name().toLowerCase(Locale.ROOT) + "-" + round), seconds, threads, valueBytes));
+            }
         }
 
         System.out.printf(Locale.ROOT, "3 nodes on 127.0.0.1 in one JVM, %d client threads on one thin client, "
-                + "%d-byte values, %d s per phase, log fsync on%n%n", threads, valueBytes, seconds);
+                + "%d-byte values, %d s per phase, log fsync on (except the free yardstick)%n%n",
+                threads, valueBytes, seconds);
         System.out.println("| Raft log | operation | ops/s | p50 (µs) | p99 (µs) | errors |");
         System.out.println("|---|---|---:|---:|---:|---:|");
         for (Result r : results) {
             System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,.0f | %d |%n", r.log(), r.op(),
                     r.perSecond(), r.p50(), r.p99(), r.errors());
         }
+        System.out.println();
+        System.out.println("| Raft log | median puts/s | median linearizable gets/s | puts / RocksDB's |");
+        System.out.println("|---|---:|---:|---:|");
+        double rocksPuts = median(results, Log.ROCKSDB, "put");
+        for (Log log : logs) {
+            double puts = median(results, log, "put");
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× |%n", log.label, puts,
+                    median(results, log, "get (linearizable)"), puts / rocksPuts);
+        }
         deleteTree(root);
+    }
+
+    private static double median(List<Result> results, Log log, String op) {
+        double[] values = results.stream().filter(r -> r.log().startsWith(log.label + ",") && r.op().equals(op))
+                .mapToDouble(Result::perSecond).sorted().toArray();
+        return values.length == 0 ? Double.NaN : values[values.length / 2];
     }
 
     private static List<Result> run(String label, JRaftServiceFactory factory, Path dir, int seconds, int threads,
@@ -92,7 +149,7 @@ public final class ClusterBench {
                 byte[] value = new byte[valueBytes];
                 ThreadLocalRandom.current().nextBytes(value);
                 client.put(key(0), value, Durability.SYNC); // waits for a leader
-                phase(client, threads, 2, true, value); // warm-up
+                phase(client, threads, 2, true, value); // fills the connection pools and caches
                 Result puts = phase(client, threads, seconds, true, value).as(label, "put");
                 Result gets = phase(client, threads, seconds, false, value).as(label, "get (linearizable)");
                 return List.of(puts, gets);
