@@ -155,6 +155,12 @@ public final class Bitcask implements KvStore {
         throw new IllegalStateException(dir + ": the keydir keeps pointing at merged-away segments");
     }
 
+    /** Bytes appended since open: every write that changes the store appends. */
+    @Override
+    public long writeVersion() {
+        return appended;
+    }
+
     /** One keydir lookup: no segment is read. */
     @Override
     public boolean contains(byte[] key) {
@@ -379,7 +385,7 @@ public final class Bitcask implements KvStore {
         writeLock.lock();
         try {
             checkWritable();
-            checkAbsent(ops);
+            checkAbsent(ops, batch.absentSince() >= 0 && batch.absentSince() == appended);
             if (ops.size() == 1) {
                 // One operation needs no commit record: a single record is atomic by its CRC.
                 WriteBatch.Op op = ops.get(0);
@@ -436,8 +442,11 @@ public final class Bitcask implements KvStore {
         }
     }
 
-    /** Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch). */
-    private void checkAbsent(List<WriteBatch.Op> ops) {
+    /**
+     * Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch);
+     * {@code storeChecked}: the caller already found those keys absent and nothing was written since.
+     */
+    private void checkAbsent(List<WriteBatch.Op> ops, boolean storeChecked) {
         BatchKeys seen = null;
         for (int i = 0; i < ops.size(); i++) {
             WriteBatch.Op op = ops.get(i);
@@ -453,7 +462,8 @@ public final class Bitcask implements KvStore {
             }
             int earlier = seen.record(i);
             if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
-                boolean present = earlier >= 0 ? ops.get(earlier).value() != null : keyDir.get(op.key()) != KeyDir.NONE;
+                boolean present = earlier >= 0 ? ops.get(earlier).value() != null
+                        : !storeChecked && keyDir.get(op.key()) != KeyDir.NONE;
                 if (present) {
                     throw new KeyExistsException(op.key());
                 }

@@ -62,6 +62,12 @@ final class KeyOrderIndex {
     }
 
     private final KeyArena arena;
+    /**
+     * The leaf the last insert went to, and the separator its keys stay below (null: none). Only a split of
+     * that leaf changes its range, and splits go through the full path, which resets this.
+     */
+    private Leaf hintLeaf;
+    private byte[] hintUpper;
     private Object root;
     private int height;
     private Leaf first;
@@ -225,34 +231,48 @@ final class KeyOrderIndex {
 
     /** Adds the entry {@code ref} whose key ({@code key}) is known to be absent. */
     void insert(byte[] key, int ref) {
-        // Keys above every other (sequence numbers, timestamps, a bulk load in key order) belong at the end of
-        // the last leaf: one key comparison instead of scanning a node per level and the leaf.
-        boolean append = last.count > 0 && arena.compare(last.ref(last.count - 1), key, 0) < 0;
+        Leaf hinted = hintLeaf;
+        if (hinted != null && hinted.count > 0 && hinted.count < LEAF_CAPACITY
+                && arena.compare(hinted.ref(hinted.count - 1), key, 0) < 0
+                && (hintUpper == null || Arrays.compareUnsigned(key, hintUpper) < 0)) {
+            // Just above the last insert and still inside that leaf's key range: no descent, no leaf search.
+            insertIntoLeaf(hinted, key, ref, true);
+            keys++;
+            return;
+        }
         Inner[] path = new Inner[height];
         int[] pathIndex = new int[height];
+        byte[] upper = null;
         Object node = root;
         for (int level = 0; level < height; level++) {
             Inner in = (Inner) node;
-            int i = append ? in.count - 1 : childIndex(in, key);
+            int i = childIndex(in, key);
             path[level] = in;
             pathIndex[level] = i;
+            if (i < in.count - 1) {
+                upper = in.seps[i];
+            }
             node = in.children[i];
         }
         Leaf leaf = (Leaf) node;
         if (leaf.count == LEAF_CAPACITY) {
             // Keys arriving in order (appends at a leaf's end, or at its start when descending) would leave
             // every leaf half full after an even split; split next to the insertion point instead.
-            int pos = append ? LEAF_CAPACITY : -(search(leaf, key) + 1);
+            int pos = -(search(leaf, key) + 1);
             int splitAt = pos == LEAF_CAPACITY ? LEAF_CAPACITY - 1 : pos == 0 ? 1 : LEAF_CAPACITY / 2;
             Leaf right = splitLeaf(leaf, splitAt);
             byte[] sep = shortestSeparator(leaf.ref(leaf.count - 1), right.ref(0));
             insertIntoParent(path, pathIndex, height - 1, sep, right);
             if (Arrays.compareUnsigned(key, sep) >= 0) {
                 leaf = right;
+            } else {
+                upper = sep;
             }
         }
-        insertIntoLeaf(leaf, key, ref, append);
+        insertIntoLeaf(leaf, key, ref, false);
         keys++;
+        hintLeaf = leaf;
+        hintUpper = upper;
     }
 
     /** Adds the entry to {@code leaf}: at its end when {@code append} (the key is above all others). */

@@ -20,6 +20,15 @@ public interface KvStore extends AutoCloseable {
         return get(key) != null;
     }
 
+    /**
+     * A number that changes whenever a write changes what the store holds, so that a caller can tell that
+     * nothing was written between two moments (see {@link WriteBatch#absentSince(long)}); -1 when the store
+     * keeps no such number. Only meaningful while the store stays open.
+     */
+    default long writeVersion() {
+        return -1;
+    }
+
     /** Sets {@code key} to {@code value}. */
     void put(byte[] key, byte[] value, Durability durability);
 

@@ -26,6 +26,7 @@ public final class WriteBatch {
 
     private final List<Op> ops = new ArrayList<>();
     private long bytes;
+    private long absentSince = -1;
 
     /** Sets {@code key} to {@code value}. */
     public WriteBatch put(byte[] key, byte[] value) {
@@ -52,6 +53,22 @@ public final class WriteBatch {
         return this;
     }
 
+    /**
+     * Promises that every {@code putIfAbsent} key of this batch was found absent in the store it is written
+     * to, by checks made when the store's {@link KvStore#writeVersion()} was {@code version} or later. If the
+     * store has had no write since {@code version}, applying the batch then skips looking those keys up
+     * again (keys repeated within the batch are still caught). A transaction that checked its inserts as it
+     * went passes the version read before its first check. -1 (the default) promises nothing.
+     */
+    public WriteBatch absentSince(long version) {
+        this.absentSince = version;
+        return this;
+    }
+
+    long absentSince() {
+        return absentSince;
+    }
+
     /** Number of operations. */
     public int size() {
         return ops.size();
@@ -70,6 +87,7 @@ public final class WriteBatch {
     public void clear() {
         ops.clear();
         bytes = 0;
+        absentSince = -1;
     }
 
     /** Feeds every operation, in order, to {@code handler}. */

@@ -109,4 +109,39 @@ class KeyOrderIndexTest {
             assertTrue(tree.search(tree.leafFor(k), k) >= 0, () -> new String(k) + " not found by search");
         }
     }
+
+    @Test
+    void ascendingRunsInSeveralKeyRangesWithARangeDroppedBetween() {
+        KeyArena arena = new KeyArena();
+        KeyOrderIndex tree = new KeyOrderIndex(arena);
+        TreeSet<byte[]> model = new TreeSet<>(Arrays::compareUnsigned);
+        Random random = new Random(9);
+        int[] next = new int[4];
+        for (int step = 0; step < 80_000; step++) {
+            if (step == 40_000) {
+                // drop "table" 3, the highest range: its leaves stay behind, empty, with their separators
+                for (byte[] k : new ArrayList<>(model.tailSet(new byte[] {3}))) {
+                    assertTrue(tree.remove(k));
+                    model.remove(k);
+                }
+            }
+            int table = step < 40_000 ? random.nextInt(4) : random.nextInt(3);
+            byte[] k = String.format("%c%09d", (char) table, next[table]++).getBytes();
+            if (random.nextInt(20) == 0) {
+                k = String.format("%c%09d", (char) table, random.nextInt(Math.max(1, next[table]))).getBytes();
+                if (model.contains(k)) {
+                    continue;
+                }
+            }
+            model.add(k);
+            tree.insert(k, arena.allocate(k, step));
+        }
+        List<byte[]> keys = walk(arena, tree);
+        assertEquals(model.size(), keys.size());
+        int i = 0;
+        for (byte[] k : model) {
+            assertArrayEquals(k, keys.get(i++));
+            assertTrue(tree.search(tree.leafFor(k), k) >= 0, () -> Arrays.toString(k) + " not found by search");
+        }
+    }
 }

@@ -19,6 +19,11 @@ final class KegSession implements SqlSession {
     private final StoreView storeView;
     private final Overlay transaction;
     private boolean autoCommit = true;
+    /**
+     * The store's write version read as the open transaction's first write began, before any of its
+     * duplicate-key checks: if the store is unchanged at commit, those checks still hold.
+     */
+    private long versionAtFirstWrite = -1;
     private boolean readOnly;
     private Durability durability = Durability.SYNC;
     private String schema = Catalog.DEFAULT_SCHEMA;
@@ -79,6 +84,7 @@ final class KegSession implements SqlSession {
     /** A statement overlay for a multi-row statement; {@link #finishWrite} keeps it, dropping it discards it. */
     Overlay beginWrite() throws SqlError {
         checkWritable();
+        noteWriteStart();
         return new Overlay(view());
     }
 
@@ -107,6 +113,7 @@ final class KegSession implements SqlSession {
             }
             return 1;
         }
+        noteWriteStart();
         if (!transaction.insertIfAbsent(key, value)) {
             throw KvModifier.duplicate(def, keyValue);
         }
@@ -116,6 +123,7 @@ final class KegSession implements SqlSession {
     /** UPSERT ({@code onlyIfExists} false) or UPDATE by key of one row; returns rows changed. */
     long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
         checkWritable();
+        noteWriteStart();
         if (onlyIfExists && !view().contains(key)) {
             return 0;
         }
@@ -129,6 +137,7 @@ final class KegSession implements SqlSession {
 
     long deleteOne(byte[] key) throws SqlError {
         checkWritable();
+        noteWriteStart();
         if (autoCommit) {
             return store.delete(key, durability) ? 1 : 0;
         }
@@ -137,6 +146,13 @@ final class KegSession implements SqlSession {
         }
         transaction.delete(key);
         return 1;
+    }
+
+    /** Reads the store's write version when a write starts a transaction (see {@link #versionAtFirstWrite}). */
+    private void noteWriteStart() {
+        if (!autoCommit && transaction.isEmpty()) {
+            versionAtFirstWrite = store.writeVersion();
+        }
     }
 
     private void write(WriteBatch batch) throws SqlError {
@@ -186,7 +202,7 @@ final class KegSession implements SqlSession {
             return;
         }
         try {
-            write(transaction.toBatch());
+            write(transaction.toBatch().absentSince(versionAtFirstWrite));
         } finally {
             // A failed commit writes nothing and ends the transaction, as a rollback would.
             transaction.clear();
