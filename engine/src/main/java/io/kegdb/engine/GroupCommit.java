@@ -1,6 +1,8 @@
 package io.kegdb.engine;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.PriorityQueue;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
@@ -44,6 +46,7 @@ final class GroupCommit {
                     }
                     lock.unlock();
                     long covered = 0;
+                    List<Thread> woken;
                     try {
                         covered = syncer.sync();
                     } finally {
@@ -52,7 +55,14 @@ final class GroupCommit {
                         if (covered > durable) {
                             durable = covered;
                         }
-                        wakeCovered();
+                        woken = takeCovered();
+                        // Wake them without the lock: dozens of unparks are system calls, and writers
+                        // queueing for the next sync should not wait behind them.
+                        lock.unlock();
+                        for (Thread t : woken) {
+                            LockSupport.unpark(t);
+                        }
+                        lock.lock();
                     }
                 } else {
                     if (me == null) {
@@ -86,15 +96,26 @@ final class GroupCommit {
         }
     }
 
-    /** Under the lock: wakes every waiter now durable, and the oldest one still waiting to run the next sync. */
-    private void wakeCovered() {
+    /**
+     * Under the lock: takes every waiter now durable off the queue and returns their threads, and the oldest
+     * one still waiting (to run the next sync) after them; the caller wakes them.
+     */
+    private List<Thread> takeCovered() {
+        List<Thread> threads = new ArrayList<>();
         Waiter w;
         while ((w = waiters.peek()) != null && w.position <= durable) {
             waiters.poll();
-            LockSupport.unpark(w.thread);
+            threads.add(w.thread);
         }
         if (w != null && !syncing) {
-            LockSupport.unpark(w.thread);
+            threads.add(w.thread);
+        }
+        return threads;
+    }
+
+    private void wakeCovered() {
+        for (Thread t : takeCovered()) {
+            LockSupport.unpark(t);
         }
     }
 
