@@ -55,7 +55,10 @@ public final class Bitcask implements KvStore {
     private int nextId;
     private volatile long merges;
     private volatile boolean closed;
-    /** The first fsync failure; from then on the store refuses writes (see {@link #forceActive}). */
+    /**
+     * The first failed fsync or failed write of a staged record; from then on the store refuses writes until
+     * it is reopened (see {@link #forceActive} and {@link #writeFailed}).
+     */
     private volatile IOException syncFailure;
 
     private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
@@ -330,7 +333,9 @@ public final class Bitcask implements KvStore {
             stageIfWanted(w, durability, size);
             offset = w.append(RecordFormat.PUT, key, value);
             w.publish();
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (IOException e) {
+            throw writeFailed(w, mark, e);
+        } catch (RuntimeException | Error e) {
             w.rewind(mark);
             throw e;
         }
@@ -351,7 +356,9 @@ public final class Bitcask implements KvStore {
             stageIfWanted(w, durability, size);
             w.append(RecordFormat.DELETE, key, null);
             w.publish();
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (IOException e) {
+            throw writeFailed(w, mark, e);
+        } catch (RuntimeException | Error e) {
             w.rewind(mark);
             throw e;
         }
@@ -419,7 +426,9 @@ public final class Bitcask implements KvStore {
             }
             w.appendCommit(ops.size());
             w.publish();
-        } catch (IOException | RuntimeException | Error e) {
+        } catch (IOException e) {
+            throw writeFailed(w, mark, e);
+        } catch (RuntimeException | Error e) {
             w.rewind(mark);
             throw e;
         }
@@ -433,6 +442,18 @@ public final class Bitcask implements KvStore {
             }
         }
         return appended += total;
+    }
+
+    /**
+     * A staged write failed part-way: part of it may be in the file past the published length. A later write
+     * landing over only the start of it would leave records after damage, which open refuses; so, as after a
+     * failed fsync, the store takes no more writes until it is reopened. Open keeps the write only if all
+     * of it reached the file, else cuts it off as a torn tail: the caller's error means "maybe not written".
+     */
+    private IOException writeFailed(SegmentWriter w, int mark, IOException e) {
+        w.rewind(mark);
+        syncFailure = e;
+        return e;
     }
 
     /** Synced and large writes reach the file through the channel, which keeps the fsync after them cheap. */
@@ -564,7 +585,7 @@ public final class Bitcask implements KvStore {
     private void forceActive() throws IOException {
         IOException failed = syncFailure;
         if (failed != null) {
-            throw new IOException(dir + ": an earlier fsync failed; reopen the store", failed);
+            throw new IOException(dir + ": an earlier fsync or write failed; reopen the store", failed);
         }
         try {
             active.force();
@@ -607,7 +628,7 @@ public final class Bitcask implements KvStore {
         }
         IOException failed = syncFailure;
         if (failed != null) {
-            throw new UncheckedIOException(new IOException(dir + ": an earlier fsync failed ("
+            throw new UncheckedIOException(new IOException(dir + ": an earlier fsync or write failed ("
                     + failed.getMessage() + "); the store refuses writes until it is reopened", failed));
         }
     }

@@ -34,6 +34,8 @@ final class SegmentWriter {
     /** Set by tests to make fsyncs of this segment fail, as a failing disk would. */
     private volatile IOException injectedSyncFailure;
     private volatile boolean injectOnce;
+    /** Set by tests to cut the next staged write short, as an I/O error part-way through it would. */
+    private volatile IOException injectedWriteFailure;
 
     private SegmentWriter(Segment segment, FileChannel channel, MappedByteBuffer map, int position) {
         this.segment = segment;
@@ -228,6 +230,12 @@ final class SegmentWriter {
             StagedWrite s = staged;
             staged = null;
             try {
+                IOException injected = injectedWriteFailure;
+                if (injected != null) {
+                    injectedWriteFailure = null;
+                    s.flushFirstHalf(channel);
+                    throw injected;
+                }
                 s.flush(channel, segment.path());
             } finally {
                 s.finish();
@@ -275,6 +283,11 @@ final class SegmentWriter {
     void failSyncsWith(IOException failure, boolean once) {
         injectOnce = once;
         injectedSyncFailure = failure;
+    }
+
+    /** Test hook: the next staged write reaches the file only half-way, then fails with {@code failure}. */
+    void failNextStagedWriteWith(IOException failure) {
+        injectedWriteFailure = failure;
     }
 
     /** Closes without truncating (read-only use or failure paths). */

@@ -71,6 +71,16 @@ final class StagedWrite {
         buffer.clear();
     }
 
+    /** Test hook: writes only the first half of what is staged, as a write cut short would leave it. */
+    void flushFirstHalf(FileChannel channel) throws IOException {
+        buffer.flip();
+        buffer.limit(buffer.limit() / 2);
+        while (buffer.hasRemaining()) {
+            channel.write(buffer, base + buffer.position());
+        }
+        buffer.clear();
+    }
+
     /** Ends staging; what was not flushed is dropped. */
     void finish() {
         base = -1;

@@ -112,4 +112,42 @@ class FsyncFailureTest {
     private static byte[] key(int i) {
         return ("key-" + i).getBytes(StandardCharsets.UTF_8);
     }
+
+    @Test
+    void aWriteCutShortStopsLaterWritesAndIsGoneAfterReopen() throws Exception {
+        Bitcask db = Bitcask.open(dir, OPTIONS);
+        for (int i = 0; i < 10; i++) {
+            db.put(key(i), key(i), Durability.SYNC);
+        }
+        IOException eio = new IOException("injected EIO during write");
+        db.active().failNextStagedWriteWith(eio);
+        WriteBatch batch = new WriteBatch();
+        for (int i = 100; i < 200; i++) {
+            batch.put(key(i), new byte[100]);
+        }
+        UncheckedIOException failed = assertThrows(UncheckedIOException.class, () -> db.write(batch, Durability.SYNC));
+        assertSame(eio, failed.getCause(), failed.toString());
+        assertNull(db.get(key(100)), "nothing of the failed batch is visible");
+
+        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
+                () -> db.put(key(11), key(11), Durability.NO_SYNC));
+        assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
+        for (int i = 0; i < 10; i++) {
+            assertArrayEquals(key(i), db.get(key(i)));
+        }
+        db.close();
+        try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
+            for (int i = 0; i < 10; i++) {
+                assertArrayEquals(key(i), reopened.get(key(i)), "acknowledged key " + i + " after reopen");
+            }
+            for (int i = 100; i < 200; i++) {
+                assertNull(reopened.get(key(i)), "half a batch is a torn tail, cut off");
+            }
+            reopened.put(key(20), key(20), Durability.SYNC);
+            assertTrue(reopened.verify().ok());
+        }
+        try (Bitcask again = Bitcask.open(dir, OPTIONS)) {
+            assertArrayEquals(key(20), again.get(key(20)));
+        }
+    }
 }
