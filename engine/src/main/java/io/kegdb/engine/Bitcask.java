@@ -57,7 +57,7 @@ public final class Bitcask implements KvStore {
     private volatile boolean closed;
     /**
      * The first failed fsync or failed write of a staged record; from then on the store refuses writes until
-     * it is reopened (see {@link #forceActive} and {@link #writeFailed}).
+     * it is reopened (see {@link #forceActive} and {@link #appendOneWrite}).
      */
     private volatile IOException syncFailure;
 
@@ -327,18 +327,7 @@ public final class Bitcask implements KvStore {
     private long appendPut(byte[] key, byte[] value, Durability durability) throws IOException {
         int size = RecordFormat.size(key.length, value.length);
         SegmentWriter w = writerFor(size);
-        int mark = w.position();
-        int offset;
-        try {
-            stageIfWanted(w, durability, size);
-            offset = w.append(RecordFormat.PUT, key, value);
-            w.publish();
-        } catch (IOException e) {
-            throw writeFailed(w, mark, e);
-        } catch (RuntimeException | Error e) {
-            w.rewind(mark);
-            throw e;
-        }
+        int offset = appendOneWrite(w, durability, size, () -> w.append(RecordFormat.PUT, key, value));
         w.segment().addLive(size);
         release(keyDir.put(key, Location.of(w.id(), offset)));
         return appended += size;
@@ -351,17 +340,7 @@ public final class Bitcask implements KvStore {
         }
         int size = RecordFormat.size(key.length, 0);
         SegmentWriter w = writerFor(size);
-        int mark = w.position();
-        try {
-            stageIfWanted(w, durability, size);
-            w.append(RecordFormat.DELETE, key, null);
-            w.publish();
-        } catch (IOException e) {
-            throw writeFailed(w, mark, e);
-        } catch (RuntimeException | Error e) {
-            w.rewind(mark);
-            throw e;
-        }
+        appendOneWrite(w, durability, size, () -> w.append(RecordFormat.DELETE, key, null));
         release(keyDir.remove(key));
         return appended += size;
     }
@@ -415,23 +394,15 @@ public final class Bitcask implements KvStore {
     /** Appends a batch's records and commit record, then applies it to the keydir. Write lock held. */
     private long appendBatch(List<WriteBatch.Op> ops, long total, Durability durability) throws IOException {
         SegmentWriter w = writerFor(total);
-        int mark = w.position();
         int[] offsets = new int[ops.size()];
-        try {
-            stageIfWanted(w, durability, total);
+        appendOneWrite(w, durability, total, () -> {
             for (int i = 0; i < offsets.length; i++) {
                 WriteBatch.Op op = ops.get(i);
                 offsets[i] = w.append(op.value() == null ? RecordFormat.BATCH_DELETE : RecordFormat.BATCH_PUT,
                         op.key(), op.value());
             }
-            w.appendCommit(ops.size());
-            w.publish();
-        } catch (IOException e) {
-            throw writeFailed(w, mark, e);
-        } catch (RuntimeException | Error e) {
-            w.rewind(mark);
-            throw e;
-        }
+            return w.appendCommit(ops.size());
+        });
         for (int i = 0; i < offsets.length; i++) {
             WriteBatch.Op op = ops.get(i);
             if (op.value() == null) {
@@ -444,22 +415,37 @@ public final class Bitcask implements KvStore {
         return appended += total;
     }
 
-    /**
-     * A staged write failed part-way: part of it may be in the file past the published length. A later write
-     * landing over only the start of it would leave records after damage, which open refuses; so, as after a
-     * failed fsync, the store takes no more writes until it is reopened. Open keeps the write only if all
-     * of it reached the file, else cuts it off as a torn tail: the caller's error means "maybe not written".
-     */
-    private IOException writeFailed(SegmentWriter w, int mark, IOException e) {
-        w.rewind(mark);
-        syncFailure = e;
-        return e;
+    /** The records of one write, appended to the active segment; returns the offset of the last one. */
+    private interface Records {
+        int append() throws IOException;
     }
 
-    /** Synced and large writes reach the file through the channel, which keeps the fsync after them cheap. */
-    private void stageIfWanted(SegmentWriter w, Durability durability, long encodedBytes) {
-        if (StagedWrite.wanted(durability, encodedBytes)) {
-            w.stageThrough(staging);
+    /**
+     * Appends one write's records and publishes them. Synced and large writes are staged and reach the file
+     * through the channel, which keeps the fsync after them cheap ({@link StagedWrite}). On failure nothing
+     * of the write is published and the append position goes back. A staged write that failed part-way may
+     * have left part of itself in the file past the published length; a later write landing over only its
+     * start would leave records after damage, which open refuses. So, as after a failed fsync, the store
+     * then takes no more writes until it is reopened; open keeps the write only if all of it reached the
+     * file, else cuts it off as a torn tail (the caller's error means "maybe not written").
+     */
+    private int appendOneWrite(SegmentWriter w, Durability durability, long encodedBytes, Records records)
+            throws IOException {
+        int mark = w.position();
+        try {
+            if (StagedWrite.wanted(durability, encodedBytes)) {
+                w.stageThrough(staging);
+            }
+            int offset = records.append();
+            w.publish();
+            return offset;
+        } catch (IOException e) {
+            w.rewind(mark);
+            syncFailure = e;
+            throw e;
+        } catch (RuntimeException | Error e) {
+            w.rewind(mark);
+            throw e;
         }
     }
 
