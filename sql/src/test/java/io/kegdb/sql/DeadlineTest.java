@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -25,15 +24,13 @@ class DeadlineTest {
     /** Three 2000-row tables cross joined: 8e9 rows, far more than any test could wait for. */
     private static final String ENDLESS = "SELECT COUNT(*) FROM t a, t b, t c WHERE a.v <> b.v OR b.v <> c.v";
 
-    private KvStore store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession s;
 
     @BeforeEach
     void open() throws SqlError {
-        store = KvStore.inMemory();
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        sql = SqlFixture.inMemory();
+        s = sql.session();
         update(s, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)");
         s.setAutoCommit(false);
         try (SqlStatement ins = s.prepare("INSERT INTO t VALUES (?, ?)")) {
@@ -47,9 +44,7 @@ class DeadlineTest {
 
     @AfterEach
     void close() {
-        s.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     private SqlError runUntilStopped(SqlStatement st, Deadline deadline) {

@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,24 +16,20 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class ErrorsTest {
 
-    private KvStore store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession s;
 
     @BeforeEach
     void open() throws SqlError {
-        store = KvStore.inMemory();
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        sql = SqlFixture.inMemory();
+        s = sql.session();
         update(s, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR(3))");
         update(s, "INSERT INTO t VALUES (1, 'a')");
     }
 
     @AfterEach
     void close() {
-        s.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     @Test

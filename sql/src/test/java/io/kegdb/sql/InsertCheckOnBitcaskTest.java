@@ -24,26 +24,21 @@ class InsertCheckOnBitcaskTest {
     @TempDir
     Path dir;
 
-    private Bitcask store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession a;
     private SqlSession b;
 
     @BeforeEach
     void open() throws SqlError, java.io.IOException {
-        store = Bitcask.open(dir, BitcaskOptions.builder().build());
-        db = SqlDatabase.open(store);
-        a = db.newSession();
-        b = db.newSession();
+        sql = SqlFixture.over(Bitcask.open(dir, BitcaskOptions.builder().build()));
+        a = sql.session();
+        b = sql.session();
         update(a, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)");
     }
 
     @AfterEach
     void close() {
-        a.close();
-        b.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     @Test

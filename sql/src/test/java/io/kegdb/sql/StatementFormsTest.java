@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -16,22 +15,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 class StatementFormsTest {
 
-    private KvStore store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession s;
 
     @BeforeEach
     void open() throws SqlError {
-        store = KvStore.inMemory();
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        sql = SqlFixture.inMemory();
+        s = sql.session();
     }
 
     @AfterEach
     void close() {
-        s.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     @Test
@@ -107,7 +102,7 @@ class StatementFormsTest {
         update(s, "DROP TABLE IF EXISTS t2");
         update(s, "CREATE TABLE t2 (id VARCHAR(10) PRIMARY KEY, v BIGINT)");
         assertEquals(List.of(), rows(s, "SELECT * FROM t2"), "a re-created table starts empty");
-        List<String> names = db.tables().stream().map(t -> t.schema() + "." + t.name()).toList();
+        List<String> names = sql.db.tables().stream().map(t -> t.schema() + "." + t.name()).toList();
         assertTrue(names.containsAll(List.of("PUBLIC.KV", "PUBLIC.T1", "PUBLIC.T2", "PUBLIC.Mixed", "SYS.TABLES",
                 "SYS.SEGMENTS", "SYS.STATS")), names.toString());
     }
@@ -123,10 +118,10 @@ class StatementFormsTest {
         }
         s.commit();
         s.setAutoCommit(true);
-        long before = store.stats().keys();
+        long before = sql.store.stats().keys();
         update(s, "DROP TABLE big");
         // the rows and the catalog entry go; the DROP's claim of its catalog version stays
-        assertEquals(before - 2500 - 1 + 1, store.stats().keys(), "rows and catalog entry removed");
+        assertEquals(before - 2500 - 1 + 1, sql.store.stats().keys(), "rows and catalog entry removed");
     }
 
     @Test
@@ -138,7 +133,7 @@ class StatementFormsTest {
         update(s, "INSERT INTO kv VALUES ('a', 'b')");
         List<List<Object>> stats = rows(s, "SELECT name, \"VALUE\" FROM sys.stats WHERE name = 'keys'");
         assertEquals(1, stats.size());
-        assertEquals(store.stats().keys(), stats.get(0).get(1));
+        assertEquals(sql.store.stats().keys(), stats.get(0).get(1));
         assertEquals(List.of(), rows(s, "SELECT id, bytes, live_bytes, dead_bytes FROM sys.segments"),
                 "the in-memory store has no segments");
         SqlTestSupport.fails("42000", s, "INSERT INTO sys.stats VALUES ('x', 1)");

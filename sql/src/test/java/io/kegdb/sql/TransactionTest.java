@@ -19,26 +19,23 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 class TransactionTest {
 
     private CountingStore store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession a;
     private SqlSession b;
 
     @BeforeEach
     void open() throws SqlError {
         store = new CountingStore(KvStore.inMemory());
-        db = SqlDatabase.open(store);
-        a = db.newSession();
-        b = db.newSession();
+        sql = SqlFixture.over(store);
+        a = sql.session();
+        b = sql.session();
         update(a, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)");
         update(a, "INSERT INTO t VALUES (1, 'one'), (2, 'two'), (3, 'three')");
     }
 
     @AfterEach
     void close() {
-        a.close();
-        b.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -17,22 +16,18 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 class TypesAndOrderTest {
 
-    private KvStore store;
-    private SqlDatabase db;
+    private SqlFixture sql;
     private SqlSession s;
 
     @BeforeEach
     void open() throws SqlError {
-        store = KvStore.inMemory();
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        sql = SqlFixture.inMemory();
+        s = sql.session();
     }
 
     @AfterEach
     void close() {
-        s.close();
-        db.close();
-        store.close();
+        sql.close();
     }
 
     @Test
