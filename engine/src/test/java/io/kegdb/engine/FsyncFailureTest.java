@@ -33,10 +33,7 @@ class FsyncFailureTest {
 
     @Test
     void aFailedFsyncIsNeverAcknowledgedAndStopsLaterWrites() throws Exception {
-        Bitcask db = Bitcask.open(dir, OPTIONS);
-        for (int i = 0; i < 10; i++) {
-            db.put(key(i), key(i), Durability.SYNC);
-        }
+        Bitcask db = openWithAcknowledgedKeys();
         IOException eio = new IOException("injected EIO");
         db.active().failSyncsWith(eio, false);
 
@@ -56,14 +53,10 @@ class FsyncFailureTest {
         assertThrows(UncheckedIOException.class, db::flush);
         assertThrows(IOException.class, () -> db.backup(dir.resolveSibling(dir.getFileName() + "-backup")));
 
-        for (int i = 0; i < 10; i++) {
-            assertArrayEquals(key(i), db.get(key(i)), "acknowledged key " + i);
-        }
+        assertAcknowledgedKeys(db);
         db.close(); // releases the directory without writing anything more
         try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
-            for (int i = 0; i < 10; i++) {
-                assertArrayEquals(key(i), reopened.get(key(i)), "acknowledged key " + i + " after reopen");
-            }
+            assertAcknowledgedKeys(reopened);
             assertNull(reopened.get(key(11)));
             reopened.put(key(20), key(20), Durability.SYNC);
             assertTrue(reopened.verify().ok());
@@ -109,16 +102,28 @@ class FsyncFailureTest {
         }
     }
 
+    /** The store with keys 0..9 written by acknowledged SYNC puts. */
+    private Bitcask openWithAcknowledgedKeys() throws IOException {
+        Bitcask db = Bitcask.open(dir, OPTIONS);
+        for (int i = 0; i < 10; i++) {
+            db.put(key(i), key(i), Durability.SYNC);
+        }
+        return db;
+    }
+
+    private static void assertAcknowledgedKeys(Bitcask db) {
+        for (int i = 0; i < 10; i++) {
+            assertArrayEquals(key(i), db.get(key(i)), "acknowledged key " + i);
+        }
+    }
+
     private static byte[] key(int i) {
         return ("key-" + i).getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
     void aWriteCutShortStopsLaterWritesAndIsGoneAfterReopen() throws Exception {
-        Bitcask db = Bitcask.open(dir, OPTIONS);
-        for (int i = 0; i < 10; i++) {
-            db.put(key(i), key(i), Durability.SYNC);
-        }
+        Bitcask db = openWithAcknowledgedKeys();
         IOException eio = new IOException("injected EIO during write");
         db.active().failNextStagedWriteWith(eio);
         WriteBatch batch = new WriteBatch();
@@ -132,14 +137,10 @@ class FsyncFailureTest {
         UncheckedIOException refused = assertThrows(UncheckedIOException.class,
                 () -> db.put(key(11), key(11), Durability.NO_SYNC));
         assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
-        for (int i = 0; i < 10; i++) {
-            assertArrayEquals(key(i), db.get(key(i)));
-        }
+        assertAcknowledgedKeys(db);
         db.close();
         try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
-            for (int i = 0; i < 10; i++) {
-                assertArrayEquals(key(i), reopened.get(key(i)), "acknowledged key " + i + " after reopen");
-            }
+            assertAcknowledgedKeys(reopened);
             for (int i = 100; i < 200; i++) {
                 assertNull(reopened.get(key(i)), "half a batch is a torn tail, cut off");
             }

@@ -101,13 +101,7 @@ class KeyOrderIndexTest {
                 tree.insert(k, arena.allocate(k, step));
             }
         }
-        List<byte[]> keys = walk(arena, tree);
-        assertEquals(model.size(), keys.size());
-        int i = 0;
-        for (byte[] k : model) {
-            assertArrayEquals(k, keys.get(i++));
-            assertTrue(tree.search(tree.leafFor(k), k) >= 0, () -> new String(k) + " not found by search");
-        }
+        assertHoldsExactly(model, arena, tree);
     }
 
     @Test
@@ -136,6 +130,11 @@ class KeyOrderIndexTest {
             model.add(k);
             tree.insert(k, arena.allocate(k, step));
         }
+        assertHoldsExactly(model, arena, tree);
+    }
+
+    /** The tree's leaves hold the model's keys in order, and a search finds each of them. */
+    private static void assertHoldsExactly(TreeSet<byte[]> model, KeyArena arena, KeyOrderIndex tree) {
         List<byte[]> keys = walk(arena, tree);
         assertEquals(model.size(), keys.size());
         int i = 0;
