@@ -2,13 +2,10 @@ package io.kegdb.tests;
 
 import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.CheckReport;
-import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -97,7 +94,7 @@ class CrashLoopTest {
                 for (Map.Entry<Path, Map<String, String>> b : completed.entrySet()) {
                     try (Bitcask copy = Bitcask.open(b.getKey(), CrashLoopWriter.storeOptions())) {
                         assertConsistent(copy, "backup " + b.getKey().getFileName());
-                        CrashOracle.checkImage("backup " + b.getKey().getFileName(), b.getValue(), contents(copy));
+                        CrashOracle.checkImage("backup " + b.getKey().getFileName(), b.getValue(), StoreContents.of(copy));
                     }
                     backupsChecked++;
                 }
@@ -124,7 +121,7 @@ class CrashLoopTest {
     private void checkEngine(Path dir, CrashOracle oracle, CrashOracle.Op inFlight) throws IOException {
         try (Bitcask db = Bitcask.open(dir, CrashLoopWriter.storeOptions())) {
             assertConsistent(db, "store");
-            Map<String, String> observed = contents(db);
+            Map<String, String> observed = StoreContents.of(db);
             if (oracle.checkEngine(observed, inFlight)) {
                 inFlightApplied++;
             }
@@ -155,18 +152,6 @@ class CrashLoopTest {
         CheckReport report = db.verify();
         assertTrue(report.ok(), what + " fails the consistency check: " + report.problems());
         consistencyChecks++;
-    }
-
-    /** Every pair of the store, read through a full scan (each record's CRC is checked on the way). */
-    private static Map<String, String> contents(Bitcask db) {
-        Map<String, String> all = new HashMap<>();
-        try (KvIterator it = db.scan(null, null)) {
-            while (it.hasNext()) {
-                KeyValue kv = it.next();
-                all.put(new String(kv.key(), StandardCharsets.UTF_8), new String(kv.value(), StandardCharsets.UTF_8));
-            }
-        }
-        return all;
     }
 
     private static void deleteTree(Path root) throws IOException {

@@ -99,7 +99,7 @@ class MergeCrashPointsTest {
                     point + ": " + offline);
         }
         try (Bitcask db = Bitcask.open(dir, MergeStepWriter.options())) {
-            assertEquals(model, MergeStepWriter.contents(db), point + ": data after the kill");
+            assertEquals(model, StoreContents.of(db), point + ": data after the kill");
             assertEquals(model.size(), db.stats().keys(), point);
             CheckReport r = db.verify();
             assertTrue(r.ok(), point + ": " + r);
@@ -107,7 +107,7 @@ class MergeCrashPointsTest {
             assertTrue(db.verify().ok(), point + ": after a merge");
         }
         try (Bitcask db = Bitcask.open(dir, MergeStepWriter.options())) {
-            assertEquals(model, MergeStepWriter.contents(db), point + ": after merge and restart");
+            assertEquals(model, StoreContents.of(db), point + ": after merge and restart");
             for (String key : model.keySet()) {
                 assertEquals(model.get(key), new String(db.get(key.getBytes(java.nio.charset.StandardCharsets.UTF_8)),
                         java.nio.charset.StandardCharsets.UTF_8));

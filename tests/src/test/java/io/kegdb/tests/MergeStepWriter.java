@@ -3,8 +3,6 @@ package io.kegdb.tests;
 import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.Durability;
-import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.MaintenanceListener;
 
 import java.nio.charset.StandardCharsets;
@@ -63,25 +61,13 @@ public final class MergeStepWriter {
         return HexFormat.of().formatHex(md.digest());
     }
 
-    /** The store's contents, read by a full scan. */
-    static TreeMap<String, String> contents(Bitcask db) {
-        TreeMap<String, String> out = new TreeMap<>();
-        try (KvIterator it = db.scan(null, null)) {
-            while (it.hasNext()) {
-                KeyValue kv = it.next();
-                out.put(new String(kv.key(), StandardCharsets.UTF_8), new String(kv.value(), StandardCharsets.UTF_8));
-            }
-        }
-        return out;
-    }
-
     public static void main(String[] args) throws Exception {
         MaintenanceListener.MergeStep step = MaintenanceListener.MergeStep.valueOf(args[2]);
         int occurrence = Integer.parseInt(args[3]);
         try (Bitcask db = Bitcask.open(Path.of(args[0]), options())) {
             workload(Long.parseLong(args[1]), db);
             db.flush();
-            System.out.println("READY " + digest(contents(db)));
+            System.out.println("READY " + digest(StoreContents.of(db)));
             System.out.flush();
             int[] seen = {0};
             db.merge(new MaintenanceListener() {

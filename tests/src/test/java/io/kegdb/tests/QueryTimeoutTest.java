@@ -56,6 +56,14 @@ class QueryTimeoutTest {
         c.close();
     }
 
+    /** Rows in {@code table}, through {@code s} (which must have no timeout left to stop it). */
+    private static long count(Statement s, String table) throws SQLException {
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM " + table)) {
+            assertTrue(rs.next());
+            return rs.getLong(1);
+        }
+    }
+
     private static SQLTimeoutException stopped(ThrowingQuery query) {
         return assertTimeoutPreemptively(Duration.ofSeconds(60),
                 () -> assertThrows(SQLTimeoutException.class, query::run));
@@ -77,10 +85,7 @@ class QueryTimeoutTest {
             assertEquals("HYT00", e.getSQLState());
             // The statement and the connection stay usable.
             s.setQueryTimeout(0);
-            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM N")) {
-                assertTrue(rs.next());
-                assertEquals(2000, rs.getLong(1));
-            }
+            assertEquals(2000, count(s, "N"));
         }
     }
 
@@ -106,10 +111,7 @@ class QueryTimeoutTest {
                     "INSERT INTO M SELECT A.K * 100000000 + B.K * 10000 + C.K, A.V FROM N A, N B, N C"));
             assertEquals("HYT00", e.getSQLState());
             s.setQueryTimeout(0);
-            try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM M")) {
-                assertTrue(rs.next());
-                assertEquals(0, rs.getLong(1));
-            }
+            assertEquals(0, count(s, "M"));
         }
     }
 
