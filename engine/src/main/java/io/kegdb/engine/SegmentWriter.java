@@ -165,13 +165,7 @@ final class SegmentWriter {
     int append(byte type, byte[] key, byte[] value) throws IOException {
         int offset = position;
         int size = RecordFormat.size(key.length, value == null ? 0 : value.length);
-        ByteBuffer staging = stagingRoom(size);
-        if (staging != null) {
-            RecordFormat.encode(staging, type, key, value);
-        } else {
-            RecordFormat.encode(map.duplicate().position(offset), type, key, value);
-            resumeStagingAt(offset + size);
-        }
+        RecordFormat.encode(bufferFor(size), type, key, value);
         position += size;
         return offset;
     }
@@ -189,27 +183,25 @@ final class SegmentWriter {
     int appendCommit(int count) throws IOException {
         int offset = position;
         int size = RecordFormat.size(0, 4);
-        ByteBuffer staging = stagingRoom(size);
-        if (staging != null) {
-            RecordFormat.encodeCommit(staging, count);
-        } else {
-            RecordFormat.encodeCommit(map.duplicate().position(offset), count);
-            resumeStagingAt(offset + size);
-        }
+        RecordFormat.encodeCommit(bufferFor(size), count);
         position += size;
         return offset;
     }
 
-    /** The staging buffer with room for {@code size} more bytes, or null to copy them into the mapping. */
-    private ByteBuffer stagingRoom(int size) throws IOException {
-        return staged == null ? null : staged.room(channel, segment.path(), size);
-    }
-
-    /** After a record too large for the staging buffer was copied into the mapping, staging goes on after it. */
-    private void resumeStagingAt(int offset) {
+    /**
+     * Where the next {@code size} bytes are encoded: the staging buffer while a write is staged and they fit
+     * in it, else the mapping at the append position (a record too large for the staging buffer is copied
+     * into the mapping, and staging goes on after it).
+     */
+    private ByteBuffer bufferFor(int size) throws IOException {
         if (staged != null) {
-            staged.start(offset);
+            ByteBuffer staging = staged.room(channel, segment.path(), size);
+            if (staging != null) {
+                return staging;
+            }
+            staged.start(position + size);
         }
+        return map.duplicate().position(position);
     }
 
     /**

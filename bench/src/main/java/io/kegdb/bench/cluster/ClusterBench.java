@@ -24,6 +24,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 
 /**
@@ -50,38 +51,23 @@ public final class ClusterBench {
     }
 
     private enum Log {
-        BITCASK("Bitcask (KegRaftServiceFactory)") {
-            @Override
-            JRaftServiceFactory factory() {
-                return new KegRaftServiceFactory();
-            }
-        },
-        ROCKSDB("RocksDB (RocksDBLogStorage)") {
-            @Override
-            JRaftServiceFactory factory() {
-                return new DefaultJRaftServiceFactory();
-            }
-        },
-        FSYNC_FLOOR("in memory + one fdatasync per append (durable floor, yardstick)") {
-            @Override
-            JRaftServiceFactory factory() {
-                return new MemoryLogStorage.Factory(true);
-            }
-        },
-        FREE("in memory, not durable (yardstick)") {
-            @Override
-            JRaftServiceFactory factory() {
-                return new MemoryLogStorage.Factory(false);
-            }
-        };
+        BITCASK("Bitcask (KegRaftServiceFactory)", KegRaftServiceFactory::new),
+        ROCKSDB("RocksDB (RocksDBLogStorage)", DefaultJRaftServiceFactory::new),
+        FSYNC_FLOOR("in memory + one fdatasync per append (durable floor, yardstick)",
+                () -> new MemoryLogStorage.Factory(true)),
+        FREE("in memory, not durable (yardstick)", () -> new MemoryLogStorage.Factory(false));
 
         final String label;
+        private final Supplier<JRaftServiceFactory> factory;
 
-        Log(String label) {
+        Log(String label, Supplier<JRaftServiceFactory> factory) {
             this.label = label;
+            this.factory = factory;
         }
 
-        abstract JRaftServiceFactory factory();
+        JRaftServiceFactory factory() {
+            return factory.get();
+        }
     }
 
     public static void main(String[] args) throws Exception {
