@@ -46,7 +46,13 @@ public final class Bitcask implements KvStore {
     private final ReentrantLock maintenanceLock = new ReentrantLock();
     private final GroupCommit groupCommit = new GroupCommit();
     private final StagedWrite staging = new StagedWrite();
-    private final ExecutorService hintWriter;
+    /**
+     * Background file work, one task at a time: hint files of sealed segments, and the active segment's next
+     * window of disk space ({@link SegmentWriter#allocateAheadOn}).
+     */
+    private final ExecutorService background;
+    /** Runs the fsync of a large SYNC batch while its writer updates the keydir ({@link #appendBatch}). */
+    private final SyncThread syncThread;
     private final ScheduledExecutorService scheduler;
 
     private volatile SegmentWriter active;
@@ -70,7 +76,8 @@ public final class Bitcask implements KvStore {
         this.keyDir = recovered.keyDir();
         this.nextId = recovered.maxId() + 1;
         if (options.readOnly()) {
-            this.hintWriter = null;
+            this.background = null;
+            this.syncThread = null;
             this.scheduler = null;
             return;
         }
@@ -82,7 +89,9 @@ public final class Bitcask implements KvStore {
             active = SegmentWriter.create(dir, allocateId(), options.segmentSize());
             table.add(active.segment());
         }
-        this.hintWriter = Executors.newSingleThreadExecutor(daemon("kegdb-hints-" + dir.getFileName()));
+        this.background = Executors.newSingleThreadExecutor(daemon("kegdb-background-" + dir.getFileName()));
+        active.allocateAheadOn(background);
+        this.syncThread = new SyncThread("kegdb-sync-" + dir.getFileName());
         for (Segment s : table.all()) {
             if (s != active.segment() && !Files.exists(HintFile.pathFor(s))) {
                 scheduleHint(s);
@@ -377,7 +386,7 @@ public final class Bitcask implements KvStore {
                 WriteBatch.Op op = ops.get(0);
                 end = op.value() == null ? appendDelete(op.key(), durability) : appendPut(op.key(), op.value(), durability);
             } else {
-                end = appendBatch(ops, total, durability);
+                end = appendBatch(batch, total, durability);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
@@ -391,8 +400,15 @@ public final class Bitcask implements KvStore {
         }
     }
 
+    /**
+     * Batches of at least this many operations prefetch their keydir slots and, when SYNC, sync while their
+     * keydir updates run (0.2 to 0.4 µs each): below it neither pays for itself.
+     */
+    private static final int LARGE_BATCH = 128;
+
     /** Appends a batch's records and commit record, then applies it to the keydir. Write lock held. */
-    private long appendBatch(List<WriteBatch.Op> ops, long total, Durability durability) throws IOException {
+    private long appendBatch(WriteBatch batch, long total, Durability durability) throws IOException {
+        List<WriteBatch.Op> ops = batch.ops();
         SegmentWriter w = writerFor(total);
         int[] offsets = new int[ops.size()];
         appendOneWrite(w, durability, total, () -> {
@@ -403,6 +419,19 @@ public final class Bitcask implements KvStore {
             }
             return w.appendCommit(ops.size());
         });
+        long end = appended + total;
+        boolean large = ops.size() >= LARGE_BATCH;
+        if (large && durability == Durability.SYNC) {
+            // The records are in the file: their fsync runs on another thread while this one updates the
+            // keydir, which for a large batch takes about as long. The writer then waits for it as usual.
+            groupCommit.syncAhead(() -> {
+                forceActive();
+                return end;
+            }, syncThread);
+        }
+        if (large) {
+            keyDir.prefetch(batch.keys());
+        }
         for (int i = 0; i < offsets.length; i++) {
             WriteBatch.Op op = ops.get(i);
             if (op.value() == null) {
@@ -412,7 +441,8 @@ public final class Bitcask implements KvStore {
                 release(keyDir.put(op.key(), Location.of(w.id(), offsets[i])));
             }
         }
-        return appended += total;
+        appended = end;
+        return end;
     }
 
     /** The records of one write, appended to the active segment; returns the offset of the last one. */
@@ -518,6 +548,7 @@ public final class Bitcask implements KvStore {
         }
         long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
         SegmentWriter w = SegmentWriter.create(dir, allocateId(), capacity);
+        w.allocateAheadOn(background);
         table.add(w.segment());
         active = w;
         if (old.isEmpty()) {
@@ -853,9 +884,12 @@ public final class Bitcask implements KvStore {
             if (scheduler != null) {
                 scheduler.awaitTermination(30, TimeUnit.SECONDS);
             }
-            if (hintWriter != null) {
-                hintWriter.shutdown();
-                hintWriter.awaitTermination(60, TimeUnit.SECONDS);
+            if (syncThread != null) {
+                syncThread.close();
+            }
+            if (background != null) {
+                background.shutdown();
+                background.awaitTermination(60, TimeUnit.SECONDS);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -911,10 +945,10 @@ public final class Bitcask implements KvStore {
     }
 
     void scheduleHint(Segment s) {
-        if (hintWriter == null || hintWriter.isShutdown()) {
+        if (background == null || background.isShutdown()) {
             return;
         }
-        hintWriter.execute(() -> {
+        background.execute(() -> {
             if (table.get(s.id()) == s) {
                 writeHintQuietly(s);
             }

@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.PriorityQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -45,25 +47,8 @@ final class GroupCommit {
                         me = null;
                     }
                     lock.unlock();
-                    long covered = 0;
-                    List<Thread> woken;
-                    try {
-                        covered = syncer.sync();
-                    } finally {
-                        lock.lock();
-                        syncing = false;
-                        if (covered > durable) {
-                            durable = covered;
-                        }
-                        woken = takeCovered();
-                        // Wake them without the lock: dozens of unparks are system calls, and writers
-                        // queueing for the next sync should not wait behind them.
-                        lock.unlock();
-                        for (Thread t : woken) {
-                            LockSupport.unpark(t);
-                        }
-                        lock.lock();
-                    }
+                    runSync(syncer);
+                    lock.lock();
                 } else {
                     if (me == null) {
                         me = new Waiter(position, Thread.currentThread());
@@ -92,6 +77,68 @@ final class GroupCommit {
         } finally {
             if (lock.isHeldByCurrentThread()) {
                 lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Starts a sync on {@code runner} now unless one is in flight, so that it overlaps what the caller does
+     * next (a large write updating the keydir); the caller then {@link #await}s it as usual. A failed sync
+     * is left to the waiters: the next one runs a sync of its own and gets the error.
+     */
+    void syncAhead(Syncer syncer, Executor runner) {
+        lock.lock();
+        try {
+            if (syncing) {
+                return;
+            }
+            syncing = true;
+        } finally {
+            lock.unlock();
+        }
+        try {
+            runner.execute(() -> {
+                try {
+                    runSync(syncer);
+                } catch (IOException e) {
+                    // the store recorded the failure; the waiter that syncs next reports it
+                }
+            });
+        } catch (RejectedExecutionException closing) {
+            lock.lock();
+            try {
+                syncing = false;
+                wakeCovered();
+            } finally {
+                lock.unlock();
+            }
+        }
+    }
+
+    /**
+     * Runs one sync (the caller set {@code syncing} and holds no lock), then records what it covered, wakes
+     * the covered waiters and hands the next sync to the oldest one still waiting.
+     */
+    private void runSync(Syncer syncer) throws IOException {
+        long covered = 0;
+        try {
+            covered = syncer.sync();
+        } finally {
+            List<Thread> woken;
+            lock.lock();
+            try {
+                syncing = false;
+                if (covered > durable) {
+                    durable = covered;
+                }
+                woken = takeCovered();
+            } finally {
+                lock.unlock();
+            }
+            // Wake them without the lock: dozens of unparks are system calls, and writers queueing for the
+            // next sync should not wait behind them.
+            for (Thread t : woken) {
+                LockSupport.unpark(t);
             }
         }
     }

@@ -1,5 +1,7 @@
 package io.kegdb.engine;
 
+import java.util.List;
+
 /**
  * The in-memory index of a store: every live key mapped to the location of its newest record.
  *
@@ -12,6 +14,13 @@ interface KeyDir {
 
     /** Returned when a key is absent. */
     long NONE = -1L;
+
+    /**
+     * A hint before a run of puts or removals of {@code keys}: an implementation may bring what they will
+     * touch into the CPU cache ahead of them. Changes nothing; writer thread only.
+     */
+    default void prefetch(List<byte[]> keys) {
+    }
 
     /** The location of {@code key}, or {@link #NONE}. */
     long get(byte[] key);

@@ -120,6 +120,12 @@ final class KeyHashIndex {
         return -1;
     }
 
+    /** The home slot of {@code tag}, read only to bring its cache line in (see {@link CompactKeyDir#prefetch}). */
+    long homeSlot(int tag) {
+        long[] s = slots;
+        return s[home(tag) & (s.length - 1)];
+    }
+
     /** The reference stored in a slot found by {@link #find}. */
     int ref(int slot) {
         return (int) slots[slot];

@@ -68,6 +68,8 @@ final class KeyOrderIndex {
      */
     private Leaf hintLeaf;
     private byte[] hintUpper;
+    /** The arena reference of the last insert's key (it may since have been removed and reused). */
+    private int lastRef;
     private Object root;
     private int height;
     private Leaf first;
@@ -229,15 +231,30 @@ final class KeyOrderIndex {
         return -(lo + 1);
     }
 
+    /**
+     * Whether {@code key} is certainly absent because it sorts above every key of the leaf the last insert
+     * went to and below that leaf's upper bound: true for each next key of an ascending load, found without
+     * a descent or a hash probe. False says nothing. Readers racing the writer must validate the answer.
+     */
+    boolean absentAboveLastInsert(byte[] key) {
+        Leaf hinted = hintLeaf;
+        if (hinted == null) {
+            return false;
+        }
+        int n = hinted.count;
+        byte[] upper = hintUpper;
+        return n > 0 && arena.compare(hinted.ref(n - 1), key, 0) < 0
+                && (upper == null || Arrays.compareUnsigned(key, upper) < 0);
+    }
+
     /** Adds the entry {@code ref} whose key ({@code key}) is known to be absent. */
     void insert(byte[] key, int ref) {
         Leaf hinted = hintLeaf;
-        if (hinted != null && hinted.count > 0 && hinted.count < LEAF_CAPACITY
-                && arena.compare(hinted.ref(hinted.count - 1), key, 0) < 0
-                && (hintUpper == null || Arrays.compareUnsigned(key, hintUpper) < 0)) {
+        if (hinted != null && hinted.count < LEAF_CAPACITY && absentAboveLastInsert(key)) {
             // Just above the last insert and still inside that leaf's key range: no descent, no leaf search.
             insertIntoLeaf(hinted, key, ref, true);
             keys++;
+            lastRef = ref;
             return;
         }
         Inner[] path = new Inner[height];
@@ -256,12 +273,19 @@ final class KeyOrderIndex {
         }
         Leaf leaf = (Leaf) node;
         if (leaf.count == LEAF_CAPACITY) {
-            // Keys arriving in order (appends at a leaf's end, or at its start when descending) would leave
-            // every leaf half full after an even split; split next to the insertion point instead.
+            // Keys arriving in order would leave every leaf half full after an even split; split next to the
+            // insertion point instead when the key goes at the leaf's end or start, or right after the
+            // previous insert: an ascending run into a range with keys above it in the same leaf (a table
+            // loaded after tables with higher ids). The key then ends its leaf, and the rest of the run
+            // takes the append path above.
             int pos = -(search(leaf, key) + 1);
-            int splitAt = pos == LEAF_CAPACITY ? LEAF_CAPACITY - 1 : pos == 0 ? 1 : LEAF_CAPACITY / 2;
+            boolean afterPrevious = pos > 0 && pos < LEAF_CAPACITY && leaf.ref(pos - 1) == lastRef;
+            int splitAt = pos == LEAF_CAPACITY ? LEAF_CAPACITY - 1
+                    : pos == 0 ? 1
+                    : afterPrevious ? pos
+                    : LEAF_CAPACITY / 2;
             Leaf right = splitLeaf(leaf, splitAt);
-            byte[] sep = shortestSeparator(leaf.ref(leaf.count - 1), right.ref(0));
+            byte[] sep = shortestSeparator(afterPrevious ? ref : leaf.ref(leaf.count - 1), right.ref(0));
             insertIntoParent(path, pathIndex, height - 1, sep, right);
             if (Arrays.compareUnsigned(key, sep) >= 0) {
                 leaf = right;
@@ -273,6 +297,7 @@ final class KeyOrderIndex {
         keys++;
         hintLeaf = leaf;
         hintUpper = upper;
+        lastRef = ref;
     }
 
     /** Adds the entry to {@code leaf}: at its end when {@code append} (the key is above all others). */

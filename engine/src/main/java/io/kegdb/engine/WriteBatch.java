@@ -1,5 +1,6 @@
 package io.kegdb.engine;
 
+import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -103,5 +104,20 @@ public final class WriteBatch {
 
     List<Op> ops() {
         return ops;
+    }
+
+    /** The operations' keys, in order: a view. */
+    List<byte[]> keys() {
+        return new AbstractList<>() {
+            @Override
+            public byte[] get(int index) {
+                return ops.get(index).key();
+            }
+
+            @Override
+            public int size() {
+                return ops.size();
+            }
+        };
     }
 }

@@ -122,6 +122,34 @@ class FsyncFailureTest {
     }
 
     @Test
+    void aLargeBatchWhoseFsyncRanOnAnotherThreadFailsLikeAnyOther() throws Exception {
+        Bitcask db = openWithAcknowledgedKeys();
+        IOException eio = new IOException("injected EIO in a sync run ahead");
+        // Only that one fsync fails: the writer's own retry would succeed, and must not be trusted.
+        db.active().failSyncsWith(eio, true);
+        WriteBatch batch = new WriteBatch();
+        for (int i = 100; i < 400; i++) {
+            batch.put(key(i), new byte[20]);
+        }
+        UncheckedIOException failed = assertThrows(UncheckedIOException.class, () -> db.write(batch, Durability.SYNC));
+        assertTrue(failed.getMessage().contains("fsync failed"), failed.getMessage());
+        Throwable cause = failed.getCause();
+        while (cause != null && cause != eio) {
+            cause = cause.getCause();
+        }
+        assertSame(eio, cause, "the injected failure is the reported cause: " + failed);
+        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
+                () -> db.put(key(11), key(11), Durability.NO_SYNC));
+        assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
+        assertAcknowledgedKeys(db);
+        db.close();
+        try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
+            assertAcknowledgedKeys(reopened);
+            assertTrue(reopened.verify().ok());
+        }
+    }
+
+    @Test
     void aWriteCutShortStopsLaterWritesAndIsGoneAfterReopen() throws Exception {
         Bitcask db = openWithAcknowledgedKeys();
         IOException eio = new IOException("injected EIO during write");

@@ -133,6 +133,101 @@ class KeyOrderIndexTest {
         assertHoldsExactly(model, arena, tree);
     }
 
+    @Test
+    void absenceAboveTheLastInsertIsNeverClaimedForAPresentKey() {
+        KeyArena arena = new KeyArena();
+        KeyOrderIndex tree = new KeyOrderIndex(arena);
+        TreeSet<byte[]> model = new TreeSet<>(Arrays::compareUnsigned);
+        Random random = new Random(13);
+        int[] next = new int[3];
+        byte[] last = null;
+        int appends = 0;
+        int appendsSeenAbsent = 0;
+        for (int step = 0; step < 60_000; step++) {
+            int what = random.nextInt(20);
+            if (what == 0 && last != null) {
+                // remove the last insert or its neighbour above: the leaf's largest key changes
+                byte[] victim = random.nextBoolean() ? last : model.higher(last);
+                if (victim != null) {
+                    assertEquals(model.remove(victim), tree.remove(victim));
+                }
+            } else if (what == 1 && !model.isEmpty()) {
+                byte[] victim = model.ceiling(new byte[] {(byte) random.nextInt(3), '0'});
+                if (victim != null) {
+                    assertTrue(tree.remove(victim));
+                    model.remove(victim);
+                }
+            } else {
+                int table = random.nextInt(3);
+                boolean append = what > 4;
+                byte[] k = String.format("%c%09d", (char) table,
+                        append ? next[table]++ : random.nextInt(Math.max(1, next[table]))).getBytes();
+                if (append) {
+                    appends++;
+                    if (tree.absentAboveLastInsert(k)) {
+                        appendsSeenAbsent++;
+                    }
+                }
+                if (model.add(k)) {
+                    tree.insert(k, arena.allocate(k, step));
+                    last = k;
+                }
+            }
+            // Probes: present keys (never "absent"), and absent ones around the last insert (either answer).
+            List<byte[]> probes = new ArrayList<>();
+            if (last != null) {
+                probes.add(last);
+                probes.add(model.higher(last));
+                probes.add(model.lower(last));
+            }
+            if (!model.isEmpty()) {
+                probes.add(model.last());
+                probes.add(model.ceiling(new byte[] {(byte) random.nextInt(3)}));
+            }
+            for (byte[] p : probes) {
+                if (p != null && model.contains(p)) {
+                    assertTrue(!tree.absentAboveLastInsert(p), () -> new String(p) + " is present");
+                }
+            }
+        }
+        assertHoldsExactly(model, arena, tree);
+        // Mostly the next key of a range whose previous key went in last; not every time, as ranges interleave.
+        assertTrue(appendsSeenAbsent > appends / 4, appendsSeenAbsent + " of " + appends + " appends seen absent");
+    }
+
+    @Test
+    void anAscendingRunBelowExistingKeysTurnsIntoAppendsAndPacksItsLeaves() {
+        KeyArena arena = new KeyArena();
+        KeyOrderIndex tree = new KeyOrderIndex(arena);
+        TreeSet<byte[]> model = new TreeSet<>(Arrays::compareUnsigned);
+        // A lower "table" with a few keys, then a higher one with many: the boundary lies inside full leaves.
+        for (String k : List.of("1-000", "1-001", "1-002")) {
+            model.add(k.getBytes());
+            tree.insert(k.getBytes(), arena.allocate(k.getBytes(), 0));
+        }
+        for (int i = 0; i < 20_000; i++) {
+            byte[] k = String.format("3-%06d", i).getBytes();
+            model.add(k);
+            tree.insert(k, arena.allocate(k, i));
+        }
+        long unusedBefore = tree.unusedSlots();
+        // Now load the middle "table" in ascending order, between the two.
+        int n = 20_000;
+        int seenAbsent = 0;
+        for (int i = 0; i < n; i++) {
+            byte[] k = String.format("2-%06d", i).getBytes();
+            if (tree.absentAboveLastInsert(k)) {
+                seenAbsent++;
+            }
+            model.add(k);
+            tree.insert(k, arena.allocate(k, i));
+        }
+        assertHoldsExactly(model, arena, tree);
+        assertTrue(seenAbsent > n * 95 / 100, seenAbsent + " of " + n + " keys took the append path");
+        long added = tree.unusedSlots() - unusedBefore;
+        assertTrue(added < n / 20, "the run's leaves are nearly full: " + added + " unused slots added");
+    }
+
     /** The tree's leaves hold the model's keys in order, and a search finds each of them. */
     private static void assertHoldsExactly(TreeSet<byte[]> model, KeyArena arena, KeyOrderIndex tree) {
         List<byte[]> keys = walk(arena, tree);

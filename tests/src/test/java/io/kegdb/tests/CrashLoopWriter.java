@@ -106,7 +106,9 @@ public final class CrashLoopWriter {
 
     private static void batch(Bitcask db, Random rnd, long seq, int len, List<List<String>> live) {
         boolean sync = rnd.nextInt(3) > 0;
-        int n = 2 + rnd.nextInt(7);
+        // Now and then a batch large enough for the engine's large-batch path, where the fsync runs on another
+        // thread while the writer updates the keydir.
+        int n = rnd.nextInt(8) == 0 ? 128 + rnd.nextInt(300) : 2 + rnd.nextInt(7);
         List<String> dels = !live.isEmpty() && rnd.nextInt(5) < 3 ? live.remove(rnd.nextInt(live.size())) : List.of();
         List<String> keys = new ArrayList<>();
         WriteBatch batch = new WriteBatch();
