@@ -4,13 +4,9 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.WriteBatch;
 
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
-import java.nio.ByteOrder;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -37,40 +33,9 @@ final class Overlay implements ReadView {
     record Pending(Kind kind, byte[] value) {
     }
 
-    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
-
-    /** A key as a hash-map key: equal by content, hash computed once, eight bytes at a time. */
-    private static final class Key {
-        final byte[] bytes;
-        final int hash;
-
-        Key(byte[] bytes) {
-            this.bytes = bytes;
-            long h = bytes.length;
-            int i = 0;
-            for (; i + 8 <= bytes.length; i += 8) {
-                h = (h ^ (long) LONGS.get(bytes, i)) * 0x9E3779B97F4A7C15L;
-            }
-            for (; i < bytes.length; i++) {
-                h = (h ^ bytes[i]) * 0x9E3779B97F4A7C15L;
-            }
-            this.hash = (int) (h ^ (h >>> 32));
-        }
-
-        @Override
-        public boolean equals(Object o) {
-            return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
-        }
-
-        @Override
-        public int hashCode() {
-            return hash;
-        }
-    }
-
     private final ReadView base;
     /** In the order keys were first written, which becomes the order of the commit's records. */
-    private final LinkedHashMap<Key, Pending> pending = new LinkedHashMap<>();
+    private final PendingWrites pending = new PendingWrites();
     /** The same writes in key order; null until a scan needs them. */
     private ConcurrentSkipListMap<byte[], Pending> ordered;
 
@@ -96,7 +61,7 @@ final class Overlay implements ReadView {
 
     @Override
     public byte[] get(byte[] key) {
-        Pending p = pending.get(new Key(key));
+        Pending p = pending.get(key);
         if (p != null) {
             return p.kind() == Kind.DELETE ? null : p.value();
         }
@@ -105,32 +70,30 @@ final class Overlay implements ReadView {
 
     @Override
     public boolean contains(byte[] key) {
-        Pending p = pending.get(new Key(key));
+        Pending p = pending.get(key);
         if (p != null) {
             return p.kind() != Kind.DELETE;
         }
         return base.contains(key);
     }
 
-    private void set(Key key, Pending p) {
+    private void set(byte[] key, Pending p) {
         pending.put(key, p);
         if (ordered != null) {
-            ordered.put(key.bytes, p);
+            ordered.put(key, p);
         }
     }
 
     void put(byte[] key, byte[] value) {
-        Key k = new Key(key);
-        Pending prev = pending.get(k);
-        set(k, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
+        Pending prev = pending.get(key);
+        set(key, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
     }
 
     /** Records an insert whose key the caller found absent. */
     void insert(byte[] key, byte[] value) {
-        Key k = new Key(key);
-        Pending prev = pending.get(k);
+        Pending prev = pending.get(key);
         // Re-inserting a key deleted in this overlay overwrites the committed row: a plain put.
-        set(k, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
+        set(key, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
     }
 
     /**
@@ -139,58 +102,54 @@ final class Overlay implements ReadView {
      * existence check of the base (no value is read).
      */
     boolean insertIfAbsent(byte[] key, byte[] value) {
-        Key k = new Key(key);
-        Pending prev = pending.get(k);
+        Pending prev = pending.get(key);
         if (prev != null) {
             if (prev.kind() != Kind.DELETE) {
                 return false;
             }
-            set(k, new Pending(Kind.PUT, value));
+            set(key, new Pending(Kind.PUT, value));
             return true;
         }
         if (base.contains(key)) {
             return false;
         }
-        set(k, new Pending(Kind.INSERT, value));
+        set(key, new Pending(Kind.INSERT, value));
         return true;
     }
 
     void delete(byte[] key) {
-        Key k = new Key(key);
-        Pending prev = pending.get(k);
+        Pending prev = pending.get(key);
         if (prev != null && prev.kind() == Kind.INSERT) {
-            pending.remove(k);
+            pending.remove(key);
             if (ordered != null) {
                 ordered.remove(key);
             }
         } else {
-            set(k, new Pending(Kind.DELETE, null));
+            set(key, new Pending(Kind.DELETE, null));
         }
     }
 
     /** Moves the writes of {@code statement} (an overlay over this one) into this overlay. */
     void absorb(Overlay statement) {
-        for (Map.Entry<Key, Pending> e : statement.pending.entrySet()) {
-            byte[] key = e.getKey().bytes;
-            switch (e.getValue().kind()) {
-                case PUT -> put(key, e.getValue().value());
+        statement.pending.forEach((key, write) -> {
+            switch (write.kind()) {
+                case PUT -> put(key, write.value());
                 case DELETE -> delete(key);
-                case INSERT -> insert(key, e.getValue().value());
+                case INSERT -> insert(key, write.value());
             }
-        }
+        });
     }
 
     /** The buffered writes as one atomic batch, in the order they were first made. */
     WriteBatch toBatch() {
         WriteBatch batch = new WriteBatch();
-        for (Map.Entry<Key, Pending> e : pending.entrySet()) {
-            byte[] key = e.getKey().bytes;
-            switch (e.getValue().kind()) {
-                case PUT -> batch.put(key, e.getValue().value());
+        pending.forEach((key, write) -> {
+            switch (write.kind()) {
+                case PUT -> batch.put(key, write.value());
                 case DELETE -> batch.delete(key);
-                case INSERT -> batch.putIfAbsent(key, e.getValue().value());
+                case INSERT -> batch.putIfAbsent(key, write.value());
             }
-        }
+        });
         return batch;
     }
 
@@ -198,9 +157,7 @@ final class Overlay implements ReadView {
     private NavigableMap<byte[], Pending> ordered() {
         if (ordered == null) {
             ConcurrentSkipListMap<byte[], Pending> o = new ConcurrentSkipListMap<>(ORDER);
-            for (Map.Entry<Key, Pending> e : pending.entrySet()) {
-                o.put(e.getKey().bytes, e.getValue());
-            }
+            pending.forEach(o::put);
             ordered = o;
         }
         return ordered;
