@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
@@ -20,8 +21,8 @@ import java.util.stream.Stream;
  *
  * <pre>
  * mvn -B -q -pl bench -am -DskipTests package
- * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--durable N]
- *      [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
+ * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--rounds N]
+ *      [--durable N] [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
  * </pre>
  */
 public final class JdbcBenchmark {
@@ -42,6 +43,10 @@ public final class JdbcBenchmark {
     }
 
     private int rows = 200_000;
+    /** Timed rounds of the batched insert, each into a new table; the median is reported. */
+    private int rounds = 5;
+    /** Untimed rounds before them, the same work: a JIT-compiled database is measured warm, as JMH measures. */
+    private static final int WARM_UP_ROUNDS = 2;
     private int durable = 2_000;
     private int selects = 200_000;
     private int adhoc = 50_000;
@@ -62,6 +67,7 @@ public final class JdbcBenchmark {
             String value = i + 1 < args.length ? args[i + 1] : null;
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(value);
+                case "--rounds" -> rounds = Integer.parseInt(value);
                 case "--durable" -> durable = Integer.parseInt(value);
                 case "--selects" -> selects = Integer.parseInt(value);
                 case "--adhoc" -> adhoc = Integer.parseInt(value);
@@ -74,7 +80,7 @@ public final class JdbcBenchmark {
                     targets = chosen;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (known: --rows --durable --selects --adhoc --only --dir)");
+                        + " (known: --rows --rounds --durable --selects --adhoc --only --dir)");
             }
             i++;
         }
@@ -97,11 +103,6 @@ public final class JdbcBenchmark {
         System.out.print(table(results));
     }
 
-    /** As many untimed batched rows as timed ones: a JIT-compiled database is measured warm, as JMH would. */
-    private int warmUpRows() {
-        return Math.max(1, rows);
-    }
-
     /** Untimed autocommitted inserts: each costs an fsync, so a hundredth of the rows is enough. */
     private int warmUpAutocommits() {
         return Math.max(1, rows / 100);
@@ -117,14 +118,28 @@ public final class JdbcBenchmark {
         try (HikariDataSource pool = new HikariDataSource(config)) {
             JdbcWorkloads w = new JdbcWorkloads(pool, rows, data);
             w.createTable(target.createTable());
-            w.warmUpWrites(target.createTable(), warmUpRows(), warmUpAutocommits());
-            r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT, w.batchedInsert(1000)));
+            w.warmUpWrites(target.createTable(), WARM_UP_ROUNDS, warmUpAutocommits());
+            r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT,
+                    median(w.batchedInsert(target.createTable(), rounds, 1000))));
             r.put(Workload.AUTOCOMMIT_INSERT, report(target, Workload.AUTOCOMMIT_INSERT, w.autocommitInserts(durable)));
             r.put(Workload.PREPARED_SELECT_1, report(target, Workload.PREPARED_SELECT_1, w.preparedPointSelects(1, selects)));
             r.put(Workload.PREPARED_SELECT_2, report(target, Workload.PREPARED_SELECT_2, w.preparedPointSelects(2, selects)));
             r.put(Workload.ADHOC_SELECT, report(target, Workload.ADHOC_SELECT, w.adHocPointSelects(adhoc)));
         }
         return r;
+    }
+
+    /** The median of the rounds, each printed as progress: one slow round (a GC, a disk stall) does not decide. */
+    private static double median(double[] perRound) {
+        StringBuilder sb = new StringBuilder("  batched insert rounds:");
+        for (double r : perRound) {
+            sb.append(String.format(" %,.0f", r));
+        }
+        System.err.println(sb.append(" rows/s"));
+        double[] sorted = perRound.clone();
+        Arrays.sort(sorted);
+        int n = sorted.length;
+        return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
     }
 
     private static double report(JdbcTarget target, Workload workload, double opsPerSecond) {
@@ -134,9 +149,9 @@ public final class JdbcBenchmark {
 
     private String table(Map<JdbcTarget, Map<Workload, Double>> results) {
         StringBuilder sb = new StringBuilder();
-        sb.append(String.format("%d rows (%d B keys, %d B values); %d autocommit inserts; %d prepared selects per thread;"
-                        + " %d ad hoc selects; HikariCP, pool of 2.%n%n", rows, JdbcWorkloads.KEY_BYTES,
-                JdbcWorkloads.VALUE_BYTES, durable, selects, adhoc));
+        sb.append(String.format("%d rows (%d B keys, %d B values), batched inserts the median of %d rounds; %d autocommit"
+                        + " inserts; %d prepared selects per thread; %d ad hoc selects; HikariCP, pool of 2.%n%n", rows,
+                JdbcWorkloads.KEY_BYTES, JdbcWorkloads.VALUE_BYTES, rounds, durable, selects, adhoc));
         sb.append("| workload (ops/s) |");
         for (JdbcTarget t : results.keySet()) {
             sb.append(' ').append(t.label()).append(" |");

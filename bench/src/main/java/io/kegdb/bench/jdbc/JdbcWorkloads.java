@@ -82,14 +82,18 @@ final class JdbcWorkloads {
     }
 
     /**
-     * Untimed warm-up of the write paths (JIT) on a scratch table made like BENCH and dropped after:
-     * {@code batched} batched inserts and {@code autocommitted} autocommitted ones.
+     * Untimed warm-up of the write paths (JIT), made of what the timed inserts do: {@code rounds} rounds that
+     * each create a table like BENCH and load every row into it, batched, then {@code autocommitted}
+     * autocommitted inserts. The tables stay: dropping them would run code the timed part never runs, and a
+     * JIT-compiled database would then recompile while it is timed.
      */
-    void warmUpWrites(String benchDdl, int batched, int autocommitted) throws SQLException {
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate(benchDdl.replace("BENCH", "WARMUP"));
+    void warmUpWrites(String benchDdl, int rounds, int autocommitted) throws SQLException {
+        List<String> tables = new ArrayList<>();
+        for (int r = 1; r <= rounds; r++) {
+            tables.add("WARMUP" + r);
         }
-        insertInto("WARMUP", batched, 1000);
+        load(benchDdl, tables, 1000);
+        createTable(benchDdl.replace("BENCH", "WARMUP"));
         try (Connection c = pool.getConnection();
              PreparedStatement ins = c.prepareStatement("INSERT INTO WARMUP (K, V) VALUES (?, ?)")) {
             for (int i = 0; i < autocommitted; i++) {
@@ -98,16 +102,35 @@ final class JdbcWorkloads {
                 ins.executeUpdate();
             }
         }
-        try (Connection c = pool.getConnection(); Statement s = c.createStatement()) {
-            s.executeUpdate("DROP TABLE WARMUP");
-        }
     }
 
-    /** {@code rows} inserts, prepared and batched, committed every {@code txnSize} rows. */
-    double batchedInsert(int txnSize) throws SQLException {
-        long start = System.nanoTime();
-        insertInto("BENCH", rows, txnSize);
-        return perSecond(rows, start);
+    /**
+     * {@code rows} inserts, prepared and batched, committed every {@code txnSize} rows, {@code rounds} times:
+     * each round creates a table like BENCH and loads it, the last round loads BENCH itself (which the reads
+     * then use), so the database grows by the rows of each round. Returns each round's rows per second.
+     */
+    double[] batchedInsert(String benchDdl, int rounds, int txnSize) throws SQLException {
+        List<String> tables = new ArrayList<>();
+        for (int r = 1; r < rounds; r++) {
+            tables.add("BENCH" + r);
+        }
+        tables.add("BENCH");
+        return load(benchDdl, tables, txnSize);
+    }
+
+    /** Loads every row into each table in turn (creating it, except BENCH); the rows per second of each. */
+    private double[] load(String benchDdl, List<String> tables, int txnSize) throws SQLException {
+        double[] perTable = new double[tables.size()];
+        for (int t = 0; t < perTable.length; t++) {
+            String table = tables.get(t);
+            if (!table.equals("BENCH")) {
+                createTable(benchDdl.replace("BENCH", table));
+            }
+            long start = System.nanoTime();
+            insertInto(table, rows, txnSize);
+            perTable[t] = perSecond(rows, start);
+        }
+        return perTable;
     }
 
     private void insertInto(String table, int count, int txnSize) throws SQLException {
