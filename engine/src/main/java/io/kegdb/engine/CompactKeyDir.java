@@ -75,7 +75,6 @@ final class CompactKeyDir implements KeyDir {
 
     @Override
     public long get(byte[] key) {
-        int tag = KeyHashIndex.tag(KeyHashIndex.hash(key));
         for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
             long stamp = lock.tryOptimisticRead();
             if (stamp == 0) {
@@ -84,7 +83,7 @@ final class CompactKeyDir implements KeyDir {
             }
             long location;
             try {
-                location = locate(key, tag);
+                location = locate(key);
             } catch (RuntimeException torn) {
                 location = NONE;
             }
@@ -94,19 +93,19 @@ final class CompactKeyDir implements KeyDir {
         }
         long stamp = lock.readLock();
         try {
-            return locate(key, tag);
+            return locate(key);
         } finally {
             lock.unlockRead(stamp);
         }
     }
 
-    private long locate(byte[] key, int tag) {
+    private long locate(byte[] key) {
         if (order.absentAboveLastInsert(key)) {
-            return NONE; // the next key of an ascending load: no hash probe, no cache miss
+            return NONE; // the next key of an ascending load: no hashing, no probe, no cache miss
         }
         KeyArena a = arena;
         KeyHashIndex h = hash;
-        int slot = h.find(a, key, tag);
+        int slot = h.find(a, key, KeyHashIndex.tag(KeyHashIndex.hash(key)));
         return slot < 0 ? NONE : a.location(h.ref(slot));
     }
 

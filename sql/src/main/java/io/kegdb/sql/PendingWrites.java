@@ -38,6 +38,8 @@ final class PendingWrites {
     private int size;
     /** Slot: position + 1, or 0 when empty. Twice the arrays' capacity, so at most half full. */
     private int[] index = new int[2 * MIN_CAPACITY];
+    private byte[] lastKey;
+    private int lastHash;
 
     int size() {
         return size;
@@ -102,6 +104,7 @@ final class PendingWrites {
         }
         end = 0;
         size = 0;
+        lastKey = null;
     }
 
     /** Feeds every write to {@code visitor} in first-write order. */
@@ -176,19 +179,43 @@ final class PendingWrites {
         }
     }
 
-    /** Mixes every byte of the key into every bit of the hash, eight bytes at a time. */
-    private static int hash(byte[] key) {
-        long h = key.length * 0x9E3779B97F4A7C15L;
-        int i = 0;
-        for (; i + 8 <= key.length; i += 8) {
-            h = Long.rotateLeft(h ^ (long) LONGS.get(key, i) * 0xC2B2AE3D27D4EB4FL, 31) * 0x9E3779B97F4A7C15L;
+    /**
+     * The hash of {@code key}: remembered for the last key, since an INSERT looks its key up and then adds
+     * it, with the same array.
+     */
+    private int hash(byte[] key) {
+        if (key != lastKey) {
+            lastHash = mix(key);
+            lastKey = key;
         }
-        for (; i < key.length; i++) {
-            h = (h ^ (key[i] & 0xFF)) * 0x100000001B3L;
+        return lastHash;
+    }
+
+    /** Mixes every byte of the key into every bit of the hash, eight bytes at a time. */
+    private static int mix(byte[] key) {
+        int n = key.length;
+        long h = n * 0x9E3779B97F4A7C15L;
+        if (n >= 8) {
+            for (int i = 0; i + 8 <= n; i += 8) {
+                h = step(h, (long) LONGS.get(key, i));
+            }
+            if ((n & 7) != 0) {
+                h = step(h, (long) LONGS.get(key, n - 8)); // the last bytes, in a word overlapping the one before
+            }
+        } else {
+            long word = 0;
+            for (int i = 0; i < n; i++) {
+                word = word << 8 | (key[i] & 0xFF);
+            }
+            h = step(h, word);
         }
         h ^= h >>> 33;
         h *= 0xFF51AFD7ED558CCDL;
         h ^= h >>> 33;
         return (int) h;
+    }
+
+    private static long step(long h, long word) {
+        return Long.rotateLeft(h ^ word * 0xC2B2AE3D27D4EB4FL, 31) * 0x9E3779B97F4A7C15L;
     }
 }
