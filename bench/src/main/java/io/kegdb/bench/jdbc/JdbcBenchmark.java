@@ -92,13 +92,20 @@ public final class JdbcBenchmark {
     private void run() throws Exception {
         Map<JdbcTarget, Map<Workload, Double>> results = new EnumMap<>(JdbcTarget.class);
         JdbcWorkloads.RowData data = new JdbcWorkloads.RowData(rows, Math.max(durable, warmUpAutocommits()));
+        List<Path> used = new ArrayList<>();
         for (JdbcTarget target : targets) {
             Path targetDir = dir.resolve(target.name().toLowerCase(Locale.ROOT));
             deleteRecursively(targetDir);
             Files.createDirectories(targetDir);
+            used.add(targetDir);
             System.err.printf("%s: %s%n", target.label(), target.url(targetDir));
             results.put(target, runOn(target, targetDir, data));
-            deleteRecursively(targetDir);
+            // What one database left behind should not be collected while the next is timed.
+            System.gc();
+        }
+        // Deleted only now: freeing a database's blocks (a discard on some disks) would load the disk under the next.
+        for (Path p : used) {
+            deleteRecursively(p);
         }
         System.out.print(table(results));
     }
