@@ -111,6 +111,18 @@ class FsyncFailureTest {
         return db;
     }
 
+    /** {@code db} refuses writes but keeps its acknowledged keys; closed and reopened, it has them. */
+    private Bitcask refusesWritesThenReopens(Bitcask db) throws IOException {
+        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
+                () -> db.put(key(11), key(11), Durability.NO_SYNC));
+        assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
+        assertAcknowledgedKeys(db);
+        db.close();
+        Bitcask reopened = Bitcask.open(dir, OPTIONS);
+        assertAcknowledgedKeys(reopened);
+        return reopened;
+    }
+
     private static void assertAcknowledgedKeys(Bitcask db) {
         for (int i = 0; i < 10; i++) {
             assertArrayEquals(key(i), db.get(key(i)), "acknowledged key " + i);
@@ -138,13 +150,7 @@ class FsyncFailureTest {
             cause = cause.getCause();
         }
         assertSame(eio, cause, "the injected failure is the reported cause: " + failed);
-        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
-                () -> db.put(key(11), key(11), Durability.NO_SYNC));
-        assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
-        assertAcknowledgedKeys(db);
-        db.close();
-        try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
-            assertAcknowledgedKeys(reopened);
+        try (Bitcask reopened = refusesWritesThenReopens(db)) {
             assertTrue(reopened.verify().ok());
         }
     }
@@ -162,13 +168,7 @@ class FsyncFailureTest {
         assertSame(eio, failed.getCause(), failed.toString());
         assertNull(db.get(key(100)), "nothing of the failed batch is visible");
 
-        UncheckedIOException refused = assertThrows(UncheckedIOException.class,
-                () -> db.put(key(11), key(11), Durability.NO_SYNC));
-        assertTrue(refused.getMessage().contains("refuses writes until it is reopened"), refused.getMessage());
-        assertAcknowledgedKeys(db);
-        db.close();
-        try (Bitcask reopened = Bitcask.open(dir, OPTIONS)) {
-            assertAcknowledgedKeys(reopened);
+        try (Bitcask reopened = refusesWritesThenReopens(db)) {
             for (int i = 100; i < 200; i++) {
                 assertNull(reopened.get(key(i)), "half a batch is a torn tail, cut off");
             }
