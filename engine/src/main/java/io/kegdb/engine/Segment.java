@@ -109,7 +109,7 @@ final class Segment {
             return m;
         }
         try (FileChannel ch = FileChannel.open(path, StandardOpenOption.READ)) {
-            MappedByteBuffer mapped = ch.map(FileChannel.MapMode.READ_ONLY, 0, length);
+            MappedByteBuffer mapped = MappingBudget.map(ch, FileChannel.MapMode.READ_ONLY, length);
             map = mapped;
             return mapped;
         } catch (IOException e) {

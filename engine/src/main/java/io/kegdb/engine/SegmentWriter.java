@@ -75,7 +75,7 @@ final class SegmentWriter {
             while (head.hasRemaining()) {
                 ch.write(head, head.position());
             }
-            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
+            MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
             ch.force(true);
             Directories.sync(dir);
             return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), ch, map,
@@ -104,7 +104,7 @@ final class SegmentWriter {
     static SegmentWriter reopen(Segment segment, long capacity) throws IOException {
         FileChannel ch = FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
-            MappedByteBuffer map = ch.map(FileChannel.MapMode.READ_WRITE, 0, capacity);
+            MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
             return new SegmentWriter(segment, ch, map, (int) segment.length());
         } catch (IOException | RuntimeException e) {
             ch.close();
