@@ -401,6 +401,15 @@ public final class Bitcask implements KvStore {
         }
     }
 
+    private static boolean hasPutIfAbsent(List<WriteBatch.Op> ops) {
+        for (WriteBatch.Op op : ops) {
+            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** Whether the operations' keys strictly ascend, so that none repeats: one comparison per key, no table. */
     private static boolean strictlyAscending(List<WriteBatch.Op> ops) {
         for (int i = 1; i < ops.size(); i++) {
@@ -495,30 +504,14 @@ public final class Bitcask implements KvStore {
      * {@code storeChecked}: the caller already found those keys absent and nothing was written since.
      */
     private void checkAbsent(List<WriteBatch.Op> ops, boolean storeChecked) {
-        if (strictlyAscending(ops)) {
-            // No key repeats (a transaction's inserts in key order): only the store can hold one.
-            for (int i = 0; i < ops.size() && !storeChecked; i++) {
-                WriteBatch.Op op = ops.get(i);
-                if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT && keyDir.get(op.key()) != KeyDir.NONE) {
-                    throw new KeyExistsException(op.key());
-                }
-            }
+        if (!hasPutIfAbsent(ops)) {
             return;
         }
-        BatchKeys seen = null;
+        // Keys in strictly ascending order (a transaction's inserts in key order) cannot repeat: no table needed.
+        BatchKeys seen = strictlyAscending(ops) ? null : new BatchKeys(ops);
         for (int i = 0; i < ops.size(); i++) {
             WriteBatch.Op op = ops.get(i);
-            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT && seen == null) {
-                // Earlier operations only matter once there is something to check against them.
-                seen = new BatchKeys(ops);
-                for (int j = 0; j < i; j++) {
-                    seen.record(j);
-                }
-            }
-            if (seen == null) {
-                continue;
-            }
-            int earlier = seen.record(i);
+            int earlier = seen == null ? -1 : seen.record(i);
             if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
                 boolean present = earlier >= 0 ? ops.get(earlier).value() != null
                         : !storeChecked && keyDir.get(op.key()) != KeyDir.NONE;

@@ -8,7 +8,7 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
-import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -197,7 +197,7 @@ final class SegmentWriter {
         private final long from;
         private final long to;
         private final AtomicInteger state = new AtomicInteger(QUEUED);
-        private final CountDownLatch finished = new CountDownLatch(1);
+        private final CompletableFuture<Void> finished = new CompletableFuture<>();
 
         WindowAhead(long from, long to) {
             this.from = from;
@@ -216,7 +216,7 @@ final class SegmentWriter {
                 // The write that needs these bytes allocates them itself and reports the failure.
             } finally {
                 state.set(FINISHED);
-                finished.countDown();
+                finished.complete(null);
             }
         }
 
@@ -225,20 +225,8 @@ final class SegmentWriter {
         }
 
         void withdrawOrAwait() {
-            if (state.compareAndSet(QUEUED, FINISHED)) {
-                return;
-            }
-            boolean interrupted = false;
-            while (true) {
-                try {
-                    finished.await();
-                    break;
-                } catch (InterruptedException e) {
-                    interrupted = true;
-                }
-            }
-            if (interrupted) {
-                Thread.currentThread().interrupt();
+            if (!state.compareAndSet(QUEUED, FINISHED)) {
+                finished.join(); // not interruptible: the zeros must be written before the writer goes on
             }
         }
     }

@@ -59,9 +59,7 @@ final class StagedWrite {
     void flush(FileChannel channel, Path path) throws IOException {
         buffer.flip();
         try {
-            while (buffer.hasRemaining()) {
-                channel.write(buffer, base + buffer.position());
-            }
+            writeOut(channel);
         } catch (IOException e) {
             throw DiskFullException.classify(path, buffer.remaining(),
                     new IOException(path + ": write of " + buffer.limit() + " bytes at offset " + base + " failed: "
@@ -75,10 +73,15 @@ final class StagedWrite {
     void flushFirstHalf(FileChannel channel) throws IOException {
         buffer.flip();
         buffer.limit(buffer.limit() / 2);
+        writeOut(channel);
+        buffer.clear();
+    }
+
+    /** Writes the buffer's remaining bytes to their place in the file. */
+    private void writeOut(FileChannel channel) throws IOException {
         while (buffer.hasRemaining()) {
             channel.write(buffer, base + buffer.position());
         }
-        buffer.clear();
     }
 
     /** Ends staging; what was not flushed is dropped. */

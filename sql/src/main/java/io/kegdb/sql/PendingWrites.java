@@ -51,16 +51,16 @@ final class PendingWrites {
 
     /** The write buffered for {@code key}, or null. */
     Overlay.Pending get(byte[] key) {
-        int pos = position(key, hash(key));
-        return pos < 0 ? null : writes[pos];
+        int slot = slotOf(key, hash(key));
+        return slot < 0 ? null : writes[index[slot] - 1];
     }
 
     /** Buffers {@code write} for {@code key}: a key seen before keeps its place in the order. */
     void put(byte[] key, Overlay.Pending write) {
         int h = hash(key);
-        int pos = position(key, h);
-        if (pos >= 0) {
-            writes[pos] = write;
+        int slot = slotOf(key, h);
+        if (slot >= 0) {
+            writes[index[slot] - 1] = write;
             return;
         }
         if (end == keys.length) {
@@ -76,17 +76,13 @@ final class PendingWrites {
 
     /** Forgets the write buffered for {@code key}, if any. */
     void remove(byte[] key) {
-        int h = hash(key);
-        int mask = index.length - 1;
-        for (int slot = h & mask; index[slot] != 0; slot = (slot + 1) & mask) {
+        int slot = slotOf(key, hash(key));
+        if (slot >= 0) {
             int pos = index[slot] - 1;
-            if (hashes[pos] == h && Arrays.equals(keys[pos], key)) {
-                keys[pos] = null;
-                writes[pos] = null;
-                size--;
-                removeSlot(slot);
-                return;
-            }
+            keys[pos] = null;
+            writes[pos] = null;
+            size--;
+            removeSlot(slot);
         }
     }
 
@@ -117,13 +113,14 @@ final class PendingWrites {
         }
     }
 
-    private int position(byte[] key, int h) {
+    /** The index slot holding {@code key} (whose hash is {@code h}), or -1. */
+    private int slotOf(byte[] key, int h) {
         int[] idx = index;
         int mask = idx.length - 1;
         for (int slot = h & mask; idx[slot] != 0; slot = (slot + 1) & mask) {
             int pos = idx[slot] - 1;
             if (hashes[pos] == h && Arrays.equals(keys[pos], key)) {
-                return pos;
+                return slot;
             }
         }
         return -1;

@@ -13,6 +13,7 @@ import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
@@ -126,8 +127,10 @@ public final class JdbcBenchmark {
             JdbcWorkloads w = new JdbcWorkloads(pool, rows, data);
             w.createTable(target.createTable());
             w.warmUpWrites(target.createTable(), WARM_UP_ROUNDS, warmUpAutocommits());
-            r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT,
-                    median(w.batchedInsert(target.createTable(), rounds, 1000))));
+            double[] perRound = w.batchedInsert(target.createTable(), rounds, 1000);
+            System.err.println("  batched insert rounds:" + Arrays.stream(perRound)
+                    .mapToObj(v -> String.format(" %,.0f", v)).collect(Collectors.joining()) + " rows/s");
+            r.put(Workload.BATCHED_INSERT, report(target, Workload.BATCHED_INSERT, median(perRound)));
             r.put(Workload.AUTOCOMMIT_INSERT, report(target, Workload.AUTOCOMMIT_INSERT, w.autocommitInserts(durable)));
             r.put(Workload.PREPARED_SELECT_1, report(target, Workload.PREPARED_SELECT_1, w.preparedPointSelects(1, selects)));
             r.put(Workload.PREPARED_SELECT_2, report(target, Workload.PREPARED_SELECT_2, w.preparedPointSelects(2, selects)));
@@ -136,13 +139,8 @@ public final class JdbcBenchmark {
         return r;
     }
 
-    /** The median of the rounds, each printed as progress: one slow round (a GC, a disk stall) does not decide. */
+    /** The median of the rounds: one slow round (a GC, a disk stall) does not decide. */
     private static double median(double[] perRound) {
-        StringBuilder sb = new StringBuilder("  batched insert rounds:");
-        for (double r : perRound) {
-            sb.append(String.format(" %,.0f", r));
-        }
-        System.err.println(sb.append(" rows/s"));
         double[] sorted = perRound.clone();
         Arrays.sort(sorted);
         int n = sorted.length;
