@@ -22,6 +22,7 @@ final class Segment {
     private final SegmentHeader header;
     private volatile long length;
     private volatile ByteBuffer map;
+    private volatile boolean beingWritten;
     volatile boolean recentlyUsed;
     /** Bytes of records the keydir points at; changed only under the store's write lock. */
     private volatile long liveBytes;
@@ -87,8 +88,25 @@ final class Segment {
         map = null;
     }
 
-    void useMapping(ByteBuffer mapping) {
+    /**
+     * Reads go through the writer's mapping, which covers the segment's whole capacity, until
+     * {@link #writerDone}. Meanwhile the segment grows, so the table must not drop that mapping: a mapping made
+     * again for reading would cover only the length at that moment, and records appended after it would read
+     * as running past the end.
+     */
+    void useWriterMapping(ByteBuffer mapping) {
         this.map = mapping;
+        this.beingWritten = true;
+    }
+
+    /** The writer sealed or closed the segment: its length is final and the mapping may be dropped. */
+    void writerDone() {
+        beingWritten = false;
+    }
+
+    /** Whether a writer still appends to this segment (its mapping must stay). */
+    boolean isBeingWritten() {
+        return beingWritten;
     }
 
     /** The mapping of this segment's data, made now if needed. */

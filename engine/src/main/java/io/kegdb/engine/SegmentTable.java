@@ -94,7 +94,7 @@ final class SegmentTable {
                 if (mapped <= maxMapped) {
                     break;
                 }
-                if (s == null || s == keep || !s.isMapped()) {
+                if (s == null || s == keep || !s.isMapped() || s.isBeingWritten()) {
                     continue;
                 }
                 if (s.recentlyUsed && pass == 0) {

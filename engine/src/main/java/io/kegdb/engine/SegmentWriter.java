@@ -51,7 +51,7 @@ final class SegmentWriter {
         this.map = map;
         this.position = position;
         this.allocated = position;
-        segment.useMapping(map);
+        segment.useWriterMapping(map);
         segment.setLength(position);
     }
 
@@ -350,6 +350,7 @@ final class SegmentWriter {
         sync(true);
         channel.close();
         sealed = true;
+        segment.writerDone();
     }
 
     private void sync(boolean metadata) throws IOException {
@@ -380,6 +381,7 @@ final class SegmentWriter {
     /** Closes without truncating (read-only use or failure paths). */
     void closeQuietly() {
         awaitAllocationAhead();
+        segment.writerDone();
         try {
             channel.close();
         } catch (IOException ignored) {
