@@ -16,12 +16,12 @@ import java.util.List;
  */
 final class Backup {
 
-    private final Bitcask db;
+    private final WritePath writes;
     private final Path target;
     private final MaintenanceListener listener;
 
-    Backup(Bitcask db, Path target, MaintenanceListener listener) {
-        this.db = db;
+    Backup(WritePath writes, Path target, MaintenanceListener listener) {
+        this.writes = writes;
         this.target = target;
         this.listener = listener;
     }
@@ -33,18 +33,10 @@ final class Backup {
                 throw new IOException(target + ": backup target already holds a store");
             }
         }
-        Segment activeSegment;
-        int activeLength;
-        List<Segment> segments;
-        db.writeLock().lock();
-        try {
-            db.syncActive();
-            activeSegment = db.active().segment();
-            activeLength = db.active().position();
-            segments = db.table().all();
-        } finally {
-            db.writeLock().unlock();
-        }
+        WritePath.SyncPoint start = writes.syncPoint();
+        Segment activeSegment = start.active();
+        int activeLength = start.activeLength();
+        List<Segment> segments = start.segments();
         long total = 0;
         for (Segment s : segments) {
             total += s == activeSegment ? activeLength : s.length();

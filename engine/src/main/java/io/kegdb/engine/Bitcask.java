@@ -6,7 +6,6 @@ import java.lang.System.Logger.Level;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -31,7 +30,8 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * One process owns a directory at a time; a second opener gets an {@link IOException}. I/O failures of
  * reads and writes surface as {@link UncheckedIOException} naming the file; bad arguments as
- * {@link IllegalArgumentException} naming the limit, with nothing written.
+ * {@link IllegalArgumentException} (a {@link LimitExceededException} for a size limit) naming the limit,
+ * with nothing written.
  */
 public final class Bitcask implements KvStore {
 
@@ -42,31 +42,18 @@ public final class Bitcask implements KvStore {
     private final DirectoryLock dirLock;
     private final SegmentTable table;
     private final KeyDir keyDir;
-    private final ReentrantLock writeLock = new ReentrantLock();
     /** Held by merge and backup, which must not delete or copy files under each other. */
     private final ReentrantLock maintenanceLock = new ReentrantLock();
-    private final GroupCommit groupCommit = new GroupCommit();
-    private final StagedWrite staging = new StagedWrite();
     /**
      * Background file work, one task at a time: hint files of sealed segments, and the active segment's next
      * window of disk space ({@link SegmentWriter#allocateAheadOn}).
      */
     private final ExecutorService background;
-    /** Runs the fsync of a large SYNC batch while its writer updates the keydir ({@link #appendBatch}). */
-    private final SyncThread syncThread;
     private final ScheduledExecutorService scheduler;
+    private final WritePath writes;
 
-    private volatile SegmentWriter active;
-    /** Bytes appended since open: the position group commit waits on. */
-    private volatile long appended;
-    private int nextId;
     private volatile long merges;
     private volatile boolean closed;
-    /**
-     * The first failed fsync or failed write of a staged record; from then on the store refuses writes until
-     * it is reopened (see {@link #forceActive} and {@link #appendOneWrite}).
-     */
-    private volatile IOException syncFailure;
 
     private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
             throws IOException {
@@ -75,26 +62,17 @@ public final class Bitcask implements KvStore {
         this.dirLock = dirLock;
         this.table = recovered.table();
         this.keyDir = recovered.keyDir();
-        this.nextId = recovered.maxId() + 1;
         if (options.readOnly()) {
             this.background = null;
-            this.syncThread = null;
             this.scheduler = null;
+            this.writes = new WritePath(dir, options, table, keyDir, recovered, null, this::scheduleHint);
             return;
         }
-        Segment last = recovered.last();
-        if (last != null && last.length() < options.segmentSize()) {
-            HintFile.delete(last);
-            active = SegmentWriter.reopen(last, options.segmentSize());
-        } else {
-            active = SegmentWriter.create(dir, allocateId(), options.segmentSize());
-            table.add(active.segment());
-        }
         this.background = Executors.newSingleThreadExecutor(daemon("kegdb-background-" + dir.getFileName()));
-        active.allocateAheadOn(background);
-        this.syncThread = new SyncThread("kegdb-sync-" + dir.getFileName());
+        this.writes = new WritePath(dir, options, table, keyDir, recovered, background, this::scheduleHint);
+        Segment active = writes.activeSegment();
         for (Segment s : table.all()) {
-            if (s != active.segment() && !Files.exists(HintFile.pathFor(s))) {
+            if (s != active && !Files.exists(HintFile.pathFor(s))) {
                 scheduleHint(s);
             }
         }
@@ -171,7 +149,7 @@ public final class Bitcask implements KvStore {
     /** Bytes appended since open: every write that changes the store appends. */
     @Override
     public long writeVersion() {
-        return appended;
+        return writes.appended();
     }
 
     /** One keydir lookup: no segment is read. */
@@ -285,24 +263,13 @@ public final class Bitcask implements KvStore {
         put(key, value, options.durability());
     }
 
+    /** @throws LimitExceededException if the key or value is longer than the options allow */
     @Override
     public void put(byte[] key, byte[] value, Durability durability) {
         checkKey(key);
         checkValue(value);
         Objects.requireNonNull(durability, "durability");
-        long end;
-        writeLock.lock();
-        try {
-            checkWritable();
-            end = appendPut(key, value, durability);
-        } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
-        } catch (InternalError e) {
-            throw mappedWriteFailed(e);
-        } finally {
-            writeLock.unlock();
-        }
-        awaitDurable(end, durability);
+        writes.put(key, value, durability);
     }
 
     /** {@link #delete(byte[], Durability)} with the options' durability. */
@@ -310,51 +277,15 @@ public final class Bitcask implements KvStore {
         return delete(key, options.durability());
     }
 
+    /** @throws LimitExceededException if the key is longer than the options allow */
     @Override
     public boolean delete(byte[] key, Durability durability) {
         checkKey(key);
         Objects.requireNonNull(durability, "durability");
-        long end;
-        writeLock.lock();
-        try {
-            checkWritable();
-            end = appendDelete(key, durability);
-        } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
-        } catch (InternalError e) {
-            throw mappedWriteFailed(e);
-        } finally {
-            writeLock.unlock();
-        }
-        if (end < 0) {
-            return false;
-        }
-        awaitDurable(end, durability);
-        return true;
+        return writes.delete(key, durability);
     }
 
-    /** Appends a put record and points the keydir at it; returns the end position. Write lock held. */
-    private long appendPut(byte[] key, byte[] value, Durability durability) throws IOException {
-        int size = RecordFormat.size(key.length, value.length);
-        SegmentWriter w = writerFor(size);
-        int offset = appendOneWrite(w, durability, size, () -> w.append(RecordFormat.PUT, key, value));
-        w.segment().addLive(size);
-        release(keyDir.put(key, Location.of(w.id(), offset)));
-        return appended += size;
-    }
-
-    /** Appends a tombstone if the key exists; returns the end position, or -1 if it did not. Write lock held. */
-    private long appendDelete(byte[] key, Durability durability) throws IOException {
-        if (keyDir.get(key) == KeyDir.NONE) {
-            return -1;
-        }
-        int size = RecordFormat.size(key.length, 0);
-        SegmentWriter w = writerFor(size);
-        appendOneWrite(w, durability, size, () -> w.append(RecordFormat.DELETE, key, null));
-        release(keyDir.remove(key));
-        return appended += size;
-    }
-
+    /** @throws LimitExceededException if a key or value is too long, or the batch too large for one segment */
     @Override
     public void write(WriteBatch batch, Durability durability) {
         Objects.requireNonNull(batch, "batch");
@@ -370,260 +301,20 @@ public final class Bitcask implements KvStore {
         }
         // Every record must start below 1 GiB into its segment (see Location).
         if (total > BitcaskOptions.MAX_SEGMENT_SIZE - SegmentHeader.SIZE) {
-            throw new IllegalArgumentException("batch of " + total + " encoded bytes exceeds the limit of "
-                    + (BitcaskOptions.MAX_SEGMENT_SIZE - SegmentHeader.SIZE));
+            throw new LimitExceededException(LimitExceededException.Limit.BATCH_SIZE,
+                    BitcaskOptions.MAX_SEGMENT_SIZE - SegmentHeader.SIZE, total);
         }
         if (ops.isEmpty()) {
             checkOpen();
             return;
         }
-        long end;
-        writeLock.lock();
-        try {
-            checkWritable();
-            checkAbsent(ops, batch.absentSince() >= 0 && batch.absentSince() == appended);
-            if (ops.size() == 1) {
-                // One operation needs no commit record: a single record is atomic by its CRC.
-                WriteBatch.Op op = ops.get(0);
-                end = op.value() == null ? appendDelete(op.key(), durability) : appendPut(op.key(), op.value(), durability);
-            } else {
-                end = appendBatch(batch, total, durability);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": write failed: " + e.getMessage(), e);
-        } catch (InternalError e) {
-            throw mappedWriteFailed(e);
-        } finally {
-            writeLock.unlock();
-        }
-        if (end >= 0) {
-            awaitDurable(end, durability);
-        }
-    }
-
-    private static boolean hasPutIfAbsent(List<WriteBatch.Op> ops) {
-        for (WriteBatch.Op op : ops) {
-            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
-                return true;
-            }
-        }
-        return false;
-    }
-
-    /** Whether the operations' keys strictly ascend, so that none repeats: one comparison per key, no table. */
-    private static boolean strictlyAscending(List<WriteBatch.Op> ops) {
-        for (int i = 1; i < ops.size(); i++) {
-            if (Arrays.compareUnsigned(ops.get(i - 1).key(), ops.get(i).key()) >= 0) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /**
-     * Batches of at least this many operations prefetch their keydir slots and, when SYNC, sync while their
-     * keydir updates run (0.2 to 0.4 µs each): below it neither pays for itself.
-     */
-    private static final int LARGE_BATCH = 128;
-
-    /** Appends a batch's records and commit record, then applies it to the keydir. Write lock held. */
-    private long appendBatch(WriteBatch batch, long total, Durability durability) throws IOException {
-        List<WriteBatch.Op> ops = batch.ops();
-        SegmentWriter w = writerFor(total);
-        int[] offsets = new int[ops.size()];
-        appendOneWrite(w, durability, total, () -> {
-            for (int i = 0; i < offsets.length; i++) {
-                WriteBatch.Op op = ops.get(i);
-                offsets[i] = w.append(op.value() == null ? RecordFormat.BATCH_DELETE : RecordFormat.BATCH_PUT,
-                        op.key(), op.value());
-            }
-            return w.appendCommit(ops.size());
-        });
-        long end = appended + total;
-        boolean large = ops.size() >= LARGE_BATCH;
-        if (large && durability == Durability.SYNC) {
-            // The records are in the file: their fsync runs on another thread while this one updates the
-            // keydir, which for a large batch takes about as long. The writer then waits for it as usual.
-            groupCommit.syncAhead(() -> {
-                forceActive();
-                return end;
-            }, syncThread);
-        }
-        if (large) {
-            keyDir.prefetch(batch.keys());
-        }
-        for (int i = 0; i < offsets.length; i++) {
-            WriteBatch.Op op = ops.get(i);
-            if (op.value() == null) {
-                release(keyDir.remove(op.key()));
-            } else {
-                w.segment().addLive(RecordFormat.size(op.key().length, op.value().length));
-                release(keyDir.put(op.key(), Location.of(w.id(), offsets[i])));
-            }
-        }
-        appended = end;
-        return end;
-    }
-
-    /** The records of one write, appended to the active segment; returns the offset of the last one. */
-    private interface Records {
-        int append() throws IOException;
-    }
-
-    /**
-     * Appends one write's records and publishes them. Synced and large writes are staged and reach the file
-     * through the channel, which keeps the fsync after them cheap ({@link StagedWrite}). On failure nothing
-     * of the write is published and the append position goes back. A staged write that failed part-way may
-     * have left part of itself in the file past the published length; a later write landing over only its
-     * start would leave records after damage, which open refuses. So, as after a failed fsync, the store
-     * then takes no more writes until it is reopened; open keeps the write only if all of it reached the
-     * file, else cuts it off as a torn tail (the caller's error means "maybe not written").
-     */
-    private int appendOneWrite(SegmentWriter w, Durability durability, long encodedBytes, Records records)
-            throws IOException {
-        int mark = w.position();
-        try {
-            if (StagedWrite.wanted(durability, encodedBytes)) {
-                w.stageThrough(staging);
-            }
-            int offset = records.append();
-            w.publish();
-            return offset;
-        } catch (IOException e) {
-            w.rewind(mark);
-            syncFailure = e;
-            throw e;
-        } catch (RuntimeException | Error e) {
-            w.rewind(mark);
-            throw e;
-        }
-    }
-
-    /**
-     * Fails the batch before anything is written if a putIfAbsent key exists (in the store or the batch);
-     * {@code storeChecked}: the caller already found those keys absent and nothing was written since.
-     */
-    private void checkAbsent(List<WriteBatch.Op> ops, boolean storeChecked) {
-        if (!hasPutIfAbsent(ops)) {
-            return;
-        }
-        // Keys in strictly ascending order (a transaction's inserts in key order) cannot repeat: no table needed.
-        BatchKeys seen = strictlyAscending(ops) ? null : new BatchKeys(ops);
-        for (int i = 0; i < ops.size(); i++) {
-            WriteBatch.Op op = ops.get(i);
-            int earlier = seen == null ? -1 : seen.record(i);
-            if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
-                boolean present = earlier >= 0 ? ops.get(earlier).value() != null
-                        : !storeChecked && keyDir.get(op.key()) != KeyDir.NONE;
-                if (present) {
-                    throw new KeyExistsException(op.key());
-                }
-            }
-        }
+        writes.write(batch, total, durability);
     }
 
     @Override
     public void flush() {
         checkOpen();
-        if (options.readOnly()) {
-            return;
-        }
-        awaitDurable(appended, Durability.SYNC);
-    }
-
-    /**
-     * The active segment with room for {@code size} more bytes backed by disk space, rolling to a new segment
-     * if needed. Throws (a {@link DiskFullException} on a full disk) with nothing appended; the store stays
-     * consistent and the next write tries again.
-     */
-    private SegmentWriter writerFor(long size) throws IOException {
-        SegmentWriter w = active;
-        if (!(w.fits(size) && (w.position() + size <= options.segmentSize() || w.isEmpty()))) {
-            w = roll(size);
-        }
-        w.reserve(size);
-        return w;
-    }
-
-    /** Seals the active segment (unless empty) and starts a new one; a record larger than a segment gets its own. */
-    private SegmentWriter roll(long size) throws IOException {
-        SegmentWriter old = active;
-        if (!old.isEmpty() && !old.isSealed()) {
-            // After a failed creation below, the sealed writer stays active (fits() refuses every
-            // write) until a later write manages to create its successor.
-            try {
-                old.seal();
-            } catch (IOException e) {
-                syncFailure = e;
-                throw e;
-            }
-            groupCommit.markDurable(appended);
-            scheduleHint(old.segment());
-        }
-        long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
-        SegmentWriter w = SegmentWriter.create(dir, allocateId(), capacity);
-        w.allocateAheadOn(background);
-        table.add(w.segment());
-        active = w;
-        if (old.isEmpty()) {
-            old.closeQuietly();
-            table.remove(old.segment());
-            Files.deleteIfExists(old.segment().path());
-        }
-        return w;
-    }
-
-    /**
-     * A fault while copying into the mapped segment, which is how the JVM reports a full disk under a
-     * sparse mapping. The position did not advance and the keydir did not change: nothing was written.
-     */
-    private UncheckedIOException mappedWriteFailed(InternalError e) {
-        return new UncheckedIOException(new IOException(dir + ": writing to segment "
-                + active.segment().path().getFileName() + " failed (is the disk full?)", e));
-    }
-
-    /** Accounts the record a key no longer points at as dead. */
-    private void release(long previous) {
-        if (previous != KeyDir.NONE) {
-            Segment s = table.get(Location.segment(previous));
-            if (s != null) {
-                s.addLive(-s.recordSize(Location.offset(previous)));
-            }
-        }
-    }
-
-    private void awaitDurable(long end, Durability durability) {
-        if (durability != Durability.SYNC) {
-            return;
-        }
-        try {
-            groupCommit.await(end, () -> {
-                long covered = appended;
-                forceActive();
-                return covered;
-            });
-        } catch (IOException e) {
-            throw new UncheckedIOException(dir + ": fsync failed; the write is not durable", e);
-        }
-    }
-
-    /**
-     * fsync of the active segment. After one failure no later fsync of this store is trusted: the kernel
-     * may have dropped the dirty pages it could not write and report the next fsync as a success, so a
-     * later acknowledgement could cover lost bytes. Every later sync and write fails until the store is
-     * reopened, which reads back what really is in the file.
-     */
-    private void forceActive() throws IOException {
-        IOException failed = syncFailure;
-        if (failed != null) {
-            throw new IOException(dir + ": an earlier fsync or write failed; reopen the store", failed);
-        }
-        try {
-            active.force();
-        } catch (IOException e) {
-            syncFailure = e;
-            throw e;
-        }
+        writes.flush();
     }
 
     private void checkKey(byte[] key) {
@@ -631,8 +322,7 @@ public final class Bitcask implements KvStore {
             throw new IllegalArgumentException("key is null");
         }
         if (key.length > options.maxKeySize()) {
-            throw new IllegalArgumentException("key of " + key.length + " bytes exceeds maxKeySize "
-                    + options.maxKeySize());
+            throw new LimitExceededException(LimitExceededException.Limit.KEY_SIZE, options.maxKeySize(), key.length);
         }
     }
 
@@ -641,8 +331,8 @@ public final class Bitcask implements KvStore {
             throw new IllegalArgumentException("value is null");
         }
         if (value.length > options.maxValueSize()) {
-            throw new IllegalArgumentException("value of " + value.length + " bytes exceeds maxValueSize "
-                    + options.maxValueSize());
+            throw new LimitExceededException(LimitExceededException.Limit.VALUE_SIZE, options.maxValueSize(),
+                    value.length);
         }
     }
 
@@ -654,16 +344,8 @@ public final class Bitcask implements KvStore {
 
     private void checkWritable() {
         checkOpen();
-        if (options.readOnly()) {
-            throw new IllegalStateException(dir + ": store is open read-only");
-        }
-        IOException failed = syncFailure;
-        if (failed != null) {
-            throw new UncheckedIOException(new IOException(dir + ": an earlier fsync or write failed ("
-                    + failed.getMessage() + "); the store refuses writes until it is reopened", failed));
-        }
+        writes.checkWritable();
     }
-
     // ---------------------------------------------------------------- maintenance
 
     /**
@@ -686,7 +368,7 @@ public final class Bitcask implements KvStore {
         maintenanceLock.lock();
         try {
             checkOpen();
-            if (new Merge(this, listener).run(true)) {
+            if (newMerge(listener).run(true)) {
                 merges++;
             }
         } finally {
@@ -699,7 +381,7 @@ public final class Bitcask implements KvStore {
             return;
         }
         try {
-            if (!closed && new Merge(this, MaintenanceListener.NONE).run(false)) {
+            if (!closed && newMerge(MaintenanceListener.NONE).run(false)) {
                 merges++;
             }
             table.enforceBound();
@@ -727,7 +409,7 @@ public final class Bitcask implements KvStore {
         maintenanceLock.lock();
         try {
             checkOpen();
-            new Backup(this, target, listener).run();
+            new Backup(writes, target, listener).run();
         } finally {
             maintenanceLock.unlock();
         }
@@ -751,18 +433,15 @@ public final class Bitcask implements KvStore {
         checkOpen();
         maintenanceLock.lock();
         try {
-            writeLock.lock();
-            try {
+            return writes.pausingWrites(active -> {
                 checkOpen();
                 CheckReport.Builder report = new CheckReport.Builder();
                 StoreAudit audit = new StoreAudit(report, MaintenanceListener.NONE);
                 // Published lengths end at a record boundary: nothing in an open store may be a torn tail.
-                audit.scanSegments(table.inReplayOrder(), null, active == null ? null : active.segment());
+                audit.scanSegments(table.inReplayOrder(), null, active);
                 audit.compareWithKeyDir(keyDir, table);
                 return report.build();
-            } finally {
-                writeLock.unlock();
-            }
+            });
         } finally {
             maintenanceLock.unlock();
         }
@@ -846,9 +525,9 @@ public final class Bitcask implements KvStore {
         List<SegmentStats> segs = new ArrayList<>();
         long live = 0;
         long dead = 0;
-        SegmentWriter w = active;
+        Segment active = writes.activeSegment();
         for (Segment s : table.all()) {
-            boolean isActive = w != null && w.segment() == s;
+            boolean isActive = active == s;
             segs.add(new SegmentStats(s.id(), s.length(), s.liveBytes(), s.deadBytes(), isActive));
             live += s.liveBytes();
             dead += s.deadBytes();
@@ -867,27 +546,19 @@ public final class Bitcask implements KvStore {
             scheduler.shutdownNow();
         }
         maintenanceLock.lock();
-        writeLock.lock();
         try {
             if (closed) {
                 return;
             }
             closed = true;
-            if (active != null && syncFailure != null) {
-                // What is in memory may not be on disk: write nothing more (no truncation, no hint) and let
-                // the next open recover from the file as it really is.
-                LOG.log(Level.WARNING, dir + ": closing without a final sync after an fsync failure", syncFailure);
-                active.closeQuietly();
-            } else if (active != null) {
-                active.seal();
-                groupCommit.markDurable(appended);
+            Segment last = writes.close();
+            if (last != null) {
                 // With a hint for every segment, the next open bulk-loads the keydir without reading data.
-                writeHintQuietly(active.segment());
+                writeHintQuietly(last);
             }
         } catch (IOException e) {
             throw new UncheckedIOException(dir + ": close failed to sync the active segment", e);
         } finally {
-            writeLock.unlock();
             maintenanceLock.unlock();
             shutdownQuietly();
         }
@@ -898,9 +569,7 @@ public final class Bitcask implements KvStore {
             if (scheduler != null) {
                 scheduler.awaitTermination(30, TimeUnit.SECONDS);
             }
-            if (syncThread != null) {
-                syncThread.close();
-            }
+            writes.stopSyncThread();
             if (background != null) {
                 background.shutdown();
                 background.awaitTermination(60, TimeUnit.SECONDS);
@@ -916,7 +585,11 @@ public final class Bitcask implements KvStore {
         }
     }
 
-    // ---------------------------------------------------------------- package-private plumbing for Merge, Backup
+    private Merge newMerge(MaintenanceListener listener) {
+        return new Merge(dir, options, table, keyDir, writes, listener);
+    }
+
+    // ---------------------------------------------------------------- package-private, for tests
 
     SegmentTable table() {
         return table;
@@ -926,28 +599,9 @@ public final class Bitcask implements KvStore {
         return keyDir;
     }
 
-    ReentrantLock writeLock() {
-        return writeLock;
-    }
-
-    boolean isClosed() {
-        return closed;
-    }
-
-    /** The active segment; callers hold the write lock. */
+    /** The active segment's writer. */
     SegmentWriter active() {
-        return active;
-    }
-
-    /** A fresh segment id; callers hold the write lock (or are the constructor). */
-    int allocateId() throws IOException {
-        return Location.checkSegmentId(nextId++, dir);
-    }
-
-    /** Makes every byte appended so far durable; callers hold the write lock. */
-    void syncActive() throws IOException {
-        forceActive();
-        groupCommit.markDurable(appended);
+        return writes.activeWriter();
     }
 
     private static void writeHintQuietly(Segment s) {

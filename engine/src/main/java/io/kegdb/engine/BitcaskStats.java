@@ -3,7 +3,7 @@ package io.kegdb.engine;
 import java.util.List;
 
 /**
- * A point-in-time view of a store.
+ * A point-in-time view of a {@link Bitcask} store.
  *
  * @param keys          live keys
  * @param segments      data segment files
@@ -14,5 +14,5 @@ import java.util.List;
  * @param segmentStats  one entry per segment, ascending id
  */
 public record BitcaskStats(long keys, int segments, long liveBytes, long deadBytes, long merges,
-                           long keydirBytes, List<SegmentStats> segmentStats) {
+                           long keydirBytes, List<SegmentStats> segmentStats) implements StoreStats {
 }

@@ -5,7 +5,7 @@ package io.kegdb.engine;
  * replicated store all implement it. Keys are ordered as unsigned bytes. Implementations are thread-safe.
  *
  * <p>I/O failures surface as {@link java.io.UncheckedIOException}; bad arguments as
- * {@link IllegalArgumentException} naming the limit.
+ * {@link IllegalArgumentException} ({@link LimitExceededException} for a size limit) naming the limit.
  */
 public interface KvStore extends AutoCloseable {
 
@@ -51,8 +51,8 @@ public interface KvStore extends AutoCloseable {
     /** Makes every write so far durable. */
     void flush();
 
-    /** Counters describing the store. */
-    BitcaskStats stats();
+    /** Counters describing the store; each kind of store returns its own subtype with more. */
+    StoreStats stats();
 
     /** Flushes and releases the store. Further calls fail with {@link IllegalStateException}. */
     @Override

@@ -1,10 +1,8 @@
 package io.kegdb.engine;
 
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
-import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
@@ -121,12 +119,16 @@ final class MemoryStore implements KvStore {
     }
 
     @Override
-    public BitcaskStats stats() {
+    public StoreStats stats() {
         long bytes = 0;
         for (Map.Entry<byte[], byte[]> e : map.entrySet()) {
             bytes += e.getKey().length + e.getValue().length;
         }
-        return new BitcaskStats(map.size(), 0, bytes, 0, 0, 0, List.copyOf(new ArrayList<>()));
+        return new Stats(map.size(), bytes);
+    }
+
+    /** The in-memory store's counters: {@code liveBytes} are the keys' and values' lengths. */
+    private record Stats(long keys, long liveBytes) implements StoreStats {
     }
 
     @Override

@@ -29,9 +29,8 @@ import java.util.List;
 final class Merge {
 
     private static final System.Logger LOG = System.getLogger(Merge.class.getName());
-    private static final int KEYDIR_CHUNK = 4096;
 
-    private final Bitcask db;
+    private final WritePath writes;
     private final Path dir;
     private final BitcaskOptions options;
     private final SegmentTable table;
@@ -42,18 +41,19 @@ final class Merge {
     private int segmentsTotal;
     private int segmentsDone;
 
-    Merge(Bitcask db, MaintenanceListener listener) {
-        this.db = db;
+    Merge(Path dir, BitcaskOptions options, SegmentTable table, KeyDir keyDir, WritePath writes,
+          MaintenanceListener listener) {
+        this.dir = dir;
+        this.options = options;
+        this.table = table;
+        this.keyDir = keyDir;
+        this.writes = writes;
         this.listener = listener;
-        this.dir = db.directory();
-        this.options = db.options();
-        this.table = db.table();
-        this.keyDir = db.keyDir();
     }
 
     /** Runs the merge; returns whether anything changed. {@code always} ignores the garbage thresholds. */
     boolean run(boolean always) throws IOException {
-        List<Segment> inputs = sealedSegments();
+        List<Segment> inputs = writes.sealedSegments();
         for (Segment s : inputs) {
             bytesTotal += s.length();
         }
@@ -84,18 +84,6 @@ final class Merge {
         return true;
     }
 
-    private List<Segment> sealedSegments() {
-        db.writeLock().lock();
-        try {
-            Segment activeSegment = db.active().segment();
-            List<Segment> sealed = table.inReplayOrder();
-            sealed.removeIf(s -> s == activeSegment);
-            return sealed;
-        } finally {
-            db.writeLock().unlock();
-        }
-    }
-
     private boolean dropDeadPrefix(List<Segment> inputs) throws IOException {
         boolean dropped = false;
         while (!inputs.isEmpty() && inputs.get(0).liveBytes() == 0) {
@@ -116,7 +104,7 @@ final class Merge {
         Output out = null;
         try {
             for (Segment in : inputs) {
-                if (db.isClosed()) {
+                if (writes.isClosed()) {
                     throw new IOException(dir + ": store closed during merge");
                 }
                 ByteBuffer buf = in.buffer();
@@ -174,13 +162,7 @@ final class Merge {
         boolean published;
 
         Output(long order, int firstRecord) throws IOException {
-            int id;
-            db.writeLock().lock();
-            try {
-                id = db.allocateId();
-            } finally {
-                db.writeLock().unlock();
-            }
+            int id = writes.newSegmentId();
             finalPath = dir.resolve(Segment.fileName(id, ".data"));
             Path tmp = dir.resolve(Segment.fileName(id, ".data.tmp"));
             long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + (long) firstRecord);
@@ -216,21 +198,7 @@ final class Merge {
             Directories.sync(dir);
             listener.mergeStep(MaintenanceListener.MergeStep.OUTPUT_INSTALLED, finalPath.getFileName().toString());
             table.add(seg);
-            for (int i = 0; i < moves.size(); i += KEYDIR_CHUNK) {
-                db.writeLock().lock();
-                try {
-                    for (int j = i; j < Math.min(moves.size(), i + KEYDIR_CHUNK); j++) {
-                        long[] m = moves.get(j);
-                        byte[] key = seg.readKey((int) m[1]);
-                        if (keyDir.replace(key, m[0], Location.of(seg.id(), (int) m[1]))) {
-                            table.get(Location.segment(m[0])).addLive(-m[2]);
-                            seg.addLive(m[2]);
-                        }
-                    }
-                } finally {
-                    db.writeLock().unlock();
-                }
-            }
+            writes.moveMerged(seg, moves);
             listener.mergeStep(MaintenanceListener.MergeStep.KEYDIR_MOVED, finalPath.getFileName().toString());
         }
 

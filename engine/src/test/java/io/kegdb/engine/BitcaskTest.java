@@ -116,6 +116,9 @@ class BitcaskTest {
             mem.put(b("m"), b("1"), Durability.NO_SYNC);
             assertTrue(mem.contains(b("m")));
             assertFalse(mem.contains(b("n")));
+            StoreStats stats = mem.stats();
+            assertEquals(1, stats.keys());
+            assertEquals(2, stats.liveBytes(), "one byte of key, one of value");
         }
     }
 
@@ -143,6 +146,25 @@ class BitcaskTest {
             WriteBatch existing = new WriteBatch().putIfAbsent(b("fresh"), b("1")).putIfAbsent(b("k4321"), b("2"));
             assertThrows(KeyExistsException.class, () -> db.write(existing, Durability.NO_SYNC));
             assertFalse(db.contains(b("fresh")));
+        }
+    }
+
+    @Test
+    void aSizeLimitIsReportedByTypeWithTheLimitAndTheActualSize() throws IOException {
+        BitcaskOptions opts = BitcaskOptions.builder().maxKeySize(8).maxValueSize(16).build();
+        try (Bitcask db = Bitcask.open(dir, opts)) {
+            LimitExceededException key = assertThrows(LimitExceededException.class, () -> db.delete(new byte[9]));
+            assertEquals(LimitExceededException.Limit.KEY_SIZE, key.limit());
+            assertEquals(8, key.max());
+            assertEquals(9, key.actual());
+            assertEquals("key of 9 bytes exceeds maxKeySize 8", key.getMessage());
+            LimitExceededException value = assertThrows(LimitExceededException.class,
+                    () -> db.write(new WriteBatch().put(b("k"), new byte[17]), Durability.NO_SYNC));
+            assertEquals(LimitExceededException.Limit.VALUE_SIZE, value.limit());
+            assertEquals(16, value.max());
+            assertEquals(17, value.actual());
+            IllegalArgumentException nullKey = assertThrows(IllegalArgumentException.class, () -> db.put(null, b("v")));
+            assertFalse(nullKey instanceof LimitExceededException, "a null key is no size limit");
         }
     }
 

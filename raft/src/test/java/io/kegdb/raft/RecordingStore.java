@@ -1,9 +1,9 @@
 package io.kegdb.raft;
 
-import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.StoreStats;
 import io.kegdb.engine.WriteBatch;
 
 import java.util.List;
@@ -58,7 +58,7 @@ final class RecordingStore implements KvStore {
     }
 
     @Override
-    public BitcaskStats stats() {
+    public StoreStats stats() {
         return delegate.stats();
     }
 

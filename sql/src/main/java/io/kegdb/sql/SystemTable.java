@@ -3,6 +3,7 @@ package io.kegdb.sql;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.SegmentStats;
+import io.kegdb.engine.StoreStats;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
@@ -66,13 +67,17 @@ final class SystemTable extends AbstractTable implements ScannableTable {
                 }),
                 new SystemTable("SEGMENTS", List.of(segments), () -> {
                     List<Object[]> out = new ArrayList<>();
-                    for (SegmentStats s : store.stats().segmentStats()) {
+                    List<SegmentStats> all = store.stats() instanceof BitcaskStats b ? b.segmentStats() : List.of();
+                    for (SegmentStats s : all) {
                         out.add(new Object[] {s.id(), s.bytes(), s.liveBytes(), s.deadBytes(), s.active()});
                     }
                     return out;
                 }),
                 new SystemTable("STATS", List.of(stats), () -> {
-                    BitcaskStats s = store.stats();
+                    // A store without segments (the in-memory one) has no garbage, merges or keydir: 0 each.
+                    StoreStats any = store.stats();
+                    BitcaskStats s = any instanceof BitcaskStats b ? b
+                            : new BitcaskStats(any.keys(), 0, any.liveBytes(), 0, 0, 0, List.of());
                     return List.of(
                             new Object[] {"keys", s.keys()},
                             new Object[] {"segments", (long) s.segments()},

@@ -1,10 +1,10 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.StoreStats;
 import io.kegdb.engine.WriteBatch;
 
 import java.util.concurrent.atomic.AtomicLong;
@@ -96,7 +96,7 @@ final class CountingStore implements KvStore {
     }
 
     @Override
-    public BitcaskStats stats() {
+    public StoreStats stats() {
         return delegate.stats();
     }
 
