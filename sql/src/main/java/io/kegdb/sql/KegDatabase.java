@@ -1,5 +1,6 @@
 package io.kegdb.sql;
 
+import io.kegdb.engine.KvStore;
 import io.kegdb.sql.calcite.CalcitePlanner;
 import io.kegdb.sql.calcite.CatalogSchema;
 import io.kegdb.sql.calcite.SystemTable;
@@ -11,8 +12,6 @@ import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
-
-import io.kegdb.engine.KvStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

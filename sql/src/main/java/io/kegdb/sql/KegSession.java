@@ -1,19 +1,18 @@
 package io.kegdb.sql;
 
-import io.kegdb.sql.calcite.KvModifier;
-import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.plan.PlanSession;
-import io.kegdb.sql.catalog.TableDef;
-import io.kegdb.sql.plan.Plan;
-import io.kegdb.sql.plan.SqlErrors;
-import io.kegdb.sql.txn.Overlay;
-import io.kegdb.sql.txn.ReadView;
-import io.kegdb.sql.txn.StoreView;
-
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.sql.calcite.KvModifier;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.Plan;
+import io.kegdb.sql.plan.PlanSession;
+import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.txn.Overlay;
+import io.kegdb.sql.txn.ReadView;
+import io.kegdb.sql.txn.StoreView;
 
 import java.util.List;
 import java.util.Objects;

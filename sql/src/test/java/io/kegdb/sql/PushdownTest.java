@@ -1,8 +1,7 @@
 package io.kegdb.sql;
 
-import io.kegdb.sql.calcite.CalcitePlan;
-
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.calcite.CalcitePlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;

@@ -12,7 +12,6 @@ import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.txn.Overlay;
-
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerable;

@@ -1,9 +1,8 @@
 package io.kegdb.sql.calcite;
 
+import io.kegdb.engine.KvStore;
 import io.kegdb.sql.SystemTableSource;
 import io.kegdb.sql.catalog.Catalog;
-
-import io.kegdb.engine.KvStore;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;

@@ -3,7 +3,6 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.plan.StatementFailure;
-
 import org.apache.calcite.plan.RelOptListener;
 
 /**

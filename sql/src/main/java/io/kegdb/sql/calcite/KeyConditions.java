@@ -3,7 +3,6 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.KeyOperand;
-
 import com.google.common.collect.BoundType;
 import com.google.common.collect.Range;
 import org.apache.calcite.avatica.util.ByteString;

@@ -5,7 +5,6 @@ import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.plan.StatementFailure;
 import io.kegdb.sql.txn.Overlay;
-
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;

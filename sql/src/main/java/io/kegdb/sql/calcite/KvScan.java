@@ -2,7 +2,6 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.KeyOperand;
-
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;

@@ -1,14 +1,13 @@
 package io.kegdb.sql.calcite;
 
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.plan.KeyOperand;
 import io.kegdb.sql.plan.StatementFailure;
 import io.kegdb.sql.txn.ReadView;
-
-import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;

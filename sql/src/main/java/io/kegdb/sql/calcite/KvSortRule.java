@@ -1,7 +1,6 @@
 package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.plan.KeyOperand;
-
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.RelCollation;

@@ -1,7 +1,6 @@
 package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.catalog.TableDef;
-
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;

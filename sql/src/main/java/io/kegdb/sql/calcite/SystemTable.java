@@ -1,12 +1,11 @@
 package io.kegdb.sql.calcite;
 
-import io.kegdb.sql.SystemTableSource;
-import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.ColumnType;
-
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.SegmentStats;
+import io.kegdb.sql.SystemTableSource;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;

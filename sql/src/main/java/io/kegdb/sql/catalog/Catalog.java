@@ -1,13 +1,12 @@
 package io.kegdb.sql.catalog;
 
-import io.kegdb.sql.SqlError;
-
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.sql.SqlError;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;

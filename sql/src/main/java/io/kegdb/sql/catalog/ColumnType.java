@@ -1,7 +1,6 @@
 package io.kegdb.sql.catalog;
 
 import io.kegdb.sql.SqlError;
-
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.sql.type.SqlTypeName;
 

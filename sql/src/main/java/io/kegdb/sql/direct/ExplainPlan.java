@@ -6,7 +6,6 @@ import io.kegdb.sql.SqlResult;
 import io.kegdb.sql.plan.EnumeratorResult;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
-
 import org.apache.calcite.linq4j.Linq4j;
 
 import java.sql.Types;

@@ -13,7 +13,6 @@ import io.kegdb.sql.plan.KeyOperand;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 import io.kegdb.sql.plan.SqlErrors;
-
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Linq4j;
 

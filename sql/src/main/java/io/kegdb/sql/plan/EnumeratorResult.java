@@ -3,7 +3,6 @@ package io.kegdb.sql.plan;
 import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
-
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerator;
 

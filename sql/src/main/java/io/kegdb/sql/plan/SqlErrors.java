@@ -1,9 +1,8 @@
 package io.kegdb.sql.plan;
 
-import io.kegdb.sql.SqlError;
-
 import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.sql.SqlError;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.runtime.CalciteContextException;
 import org.apache.calcite.sql.parser.SqlParseException;
