@@ -43,21 +43,19 @@ public final class Deadline {
         return cancelled || (endNanos != 0 && System.nanoTime() - endNanos >= 0);
     }
 
-    /** Fails if the statement must stop: for planning phases and other coarse steps. */
-    void check() throws SqlError {
+    /** Fails with HYT00 if the statement must stop: for planning phases and other coarse steps. */
+    public void check() throws SqlError {
         if (reached()) {
             throw error();
         }
     }
 
     /**
-     * {@link #check()} for per-row loops, from the statement's own thread: reads the clock only every
-     * few calls; fails with a {@link StatementFailure} so it can leave code Calcite generated.
+     * {@link #reached()} for per-row loops, from the statement's own thread: reads the clock only every
+     * few calls. Once true, {@link #check()} fails.
      */
-    void checkRow() {
-        if (cancelled || (endNanos != 0 && ++calls % CLOCK_EVERY == 0 && System.nanoTime() - endNanos >= 0)) {
-            throw new StatementFailure(error());
-        }
+    public boolean reachedAtRow() {
+        return cancelled || (endNanos != 0 && ++calls % CLOCK_EVERY == 0 && System.nanoTime() - endNanos >= 0);
     }
 
     private SqlError error() {

@@ -1,6 +1,17 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.calcite.CalcitePlanner;
+import io.kegdb.sql.calcite.CatalogSchema;
+import io.kegdb.sql.calcite.SystemTable;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.direct.DdlPlan;
+import io.kegdb.sql.direct.ExplainPlan;
+import io.kegdb.sql.direct.KeyValuePlan;
+import io.kegdb.sql.direct.Lexer;
+import io.kegdb.sql.plan.Plan;
+import io.kegdb.sql.plan.SqlErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
