@@ -1,7 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.KvStore;
-import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
@@ -23,7 +23,7 @@ final class RaftStores {
     static KvStore open(RaftSettings raft, Path dir) throws SQLException {
         try {
             if (raft.isClient()) {
-                return RaftClientStore.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
+                return RaftGroupClient.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
             }
             return RaftNode.start(RaftNodeOptions.builder()
                     .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
