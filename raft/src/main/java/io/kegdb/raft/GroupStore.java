@@ -6,6 +6,7 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.WriteBatch;
 
 import java.util.ArrayDeque;
@@ -178,7 +179,7 @@ final class GroupStore implements KvStore, RaftGroupView {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the store of raft group " + group + " is closed");
+            throw new StoreClosedException("the store of raft group " + group + " is closed");
         }
     }
 }
