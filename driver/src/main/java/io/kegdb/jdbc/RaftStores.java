@@ -7,6 +7,7 @@ import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.ReplicationException;
 import io.kegdb.sql.DatabaseOptions;
+import io.kegdb.sql.SqlState;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -32,7 +33,7 @@ final class RaftStores {
                     .readConsistency(raft.readConsistency())
                     .build());
         } catch (IOException | RuntimeException e) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
                     + raft.peers() + ": " + e.getMessage(), e);
         }
     }
@@ -43,6 +44,14 @@ final class RaftStores {
      */
     static DatabaseOptions databaseOptions(KvStore store) {
         return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store)));
+    }
+
+    /** The SQLState of a replication failure, by its kind. */
+    static String sqlState(ReplicationException e) {
+        return switch (e.kind()) {
+            case UNAVAILABLE -> SqlState.CONNECTION_FAILURE;
+            case OUTCOME_UNKNOWN -> SqlState.TRANSACTION_RESOLUTION_UNKNOWN;
+        };
     }
 
     /** The replication failure under {@code t}, or null. */

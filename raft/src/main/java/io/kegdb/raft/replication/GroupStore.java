@@ -6,6 +6,7 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
@@ -182,7 +183,7 @@ public final class GroupStore implements KvStore, RaftGroupView {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("the store of raft group " + group + " is closed");
+            throw new StoreClosedException("the store of raft group " + group + " is closed");
         }
     }
 }
