@@ -51,7 +51,7 @@ public class ConsoleSqlLine extends SqlLine {
             } else {
                 execute(statement, callback);
             }
-            if (noteOutcome(callback)) {
+            if (noteOutcome(callback) || isExit()) {
                 return; // the rest of the line is not run
             }
         }

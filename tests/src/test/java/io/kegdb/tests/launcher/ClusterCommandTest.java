@@ -29,6 +29,7 @@ class ClusterCommandTest {
         }
         Run r = kegdb("cluster", "status", "--group", "g", "--peers", "127.0.0.1:" + port, "--timeout-ms", "1500");
         assertEquals(1, r.exit(), r.out() + r.err());
+        assertTrue(r.out().contains("unreachable"), r.out());
         assertFalse(r.out().contains("term -1"), r.out());
         assertFalse(r.err().contains("WARN"), "no library warnings: " + r.err());
     }

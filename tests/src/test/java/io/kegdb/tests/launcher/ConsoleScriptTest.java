@@ -49,7 +49,7 @@ class ConsoleScriptTest {
         assertEquals(1, r.exit());
         String all = (r.out() + r.err()).strip();
         assertEquals(1, all.lines().filter(l -> !l.contains("--continue-on-error")).count(), all);
-        assertTrue(all.contains("Encountered \"<EOF>\" at line 1, column 23"), all);
+        assertTrue(all.contains("Encountered \"<EOF>\" at line 1, column 22"), all);
         assertFalse(all.contains("Was expecting"), all);
     }
 
