@@ -269,7 +269,9 @@ class KegStatement implements Statement {
     /** Stops the running statement, or the current result set's fetching, at its next row (HYT00). */
     @Override
     public void cancel() throws SQLException {
-        checkOpen();
+        if (closed) {
+            return; // nothing runs on a closed statement (a console's Ctrl-C at an idle prompt lands here)
+        }
         Deadline d = running;
         if (d != null) {
             d.cancel();

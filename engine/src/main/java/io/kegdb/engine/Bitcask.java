@@ -447,6 +447,32 @@ public final class Bitcask implements KvStore {
         }
     }
 
+    /**
+     * Whether {@code dir} looks like a store: a directory holding a LOCK file or a data segment. Maintenance
+     * tools refuse other directories instead of turning them into a store.
+     */
+    public static boolean isStore(Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return false;
+        }
+        if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
+            return true;
+        }
+        return !SegmentFiles.list(dir).isEmpty();
+    }
+
+    /** Whether another process (or an open store in this one) has {@code dir} open for writing. */
+    public static boolean isOpenForWriting(Path dir) throws IOException {
+        if (!Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
+            return false;
+        }
+        try (DirectoryLock shared = DirectoryLock.acquire(dir, true)) {
+            return false;
+        } catch (IOException held) {
+            return true;
+        }
+    }
+
     private static void requireStoreDirectory(Path dir) throws IOException {
         if (!Files.isDirectory(dir)) {
             throw new IOException(dir + ": no such store directory");
@@ -474,9 +500,17 @@ public final class Bitcask implements KvStore {
         DirectoryLock lock = null;
         String lockState = "no LOCK file: the store was never opened for writing";
         if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
+            // A shared lock is granted next to a read-only reader's: try the exclusive one first to tell them apart.
+            boolean free;
+            try (DirectoryLock probe = DirectoryLock.acquire(dir, false)) {
+                free = true;
+            } catch (IOException held) {
+                free = false;
+            }
             try {
                 lock = DirectoryLock.acquire(dir, true);
-                lockState = "LOCK is free: no process has the store open";
+                lockState = free ? "LOCK is free: no process has the store open"
+                        : "LOCK is held shared: a read-only reader has the store open (the files cannot change meanwhile)";
             } catch (IOException held) {
                 CheckReport.Builder report = new CheckReport.Builder();
                 report.problem(held.getMessage() + "; a store is checked while closed (an open store: verify())");

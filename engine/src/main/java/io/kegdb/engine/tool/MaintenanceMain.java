@@ -8,8 +8,10 @@ import io.kegdb.engine.CheckReport;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 
@@ -34,7 +36,8 @@ public final class MaintenanceMain {
             "                     torn tails, leftovers of interrupted merges, the lock",
             "  repair DIR         fixes what check finds, keeping every intact record, and lists each change",
             "  merge DIR          compacts the store now (opens it, so it must not be open elsewhere)",
-            "  backup DIR TARGET  writes a consistent copy of the store to TARGET (a new or empty directory)",
+            "  backup DIR TARGET  writes a consistent copy of the closed store to TARGET (a new or empty directory)",
+            "Each refuses a directory that is not a store (no LOCK file, no data segments).",
             "Exit status: 0 ok, 1 problems found or left (or the operation failed), 2 usage error.");
 
     private final PrintStream out;
@@ -73,6 +76,10 @@ public final class MaintenanceMain {
         if (!command.matches("check|repair|merge|backup")) {
             return usage("unknown command '" + command + "'");
         }
+        if (List.of(args).subList(1, args.length).stream().anyMatch(a -> a.equals("-h") || a.equals("--help"))) {
+            out.println(USAGE_TEXT);
+            return OK;
+        }
         if (args.length != operands + 1) {
             return usage(command + " takes " + (operands == 2 ? "DIR and TARGET" : "DIR") + ", got " + (args.length - 1)
                     + " argument(s)");
@@ -80,6 +87,11 @@ public final class MaintenanceMain {
         Path dir = Path.of(args[1]);
         ProgressDisplay progress = new ProgressDisplay(err, mode, command + " " + dir.getFileName());
         try {
+            String refusal = refusal(command, dir);
+            if (refusal != null) {
+                err.println("kegdb " + command + ": " + refusal);
+                return PROBLEMS;
+            }
             return switch (command) {
                 case "check" -> check(dir, progress);
                 case "repair" -> repair(dir, progress);
@@ -91,6 +103,27 @@ public final class MaintenanceMain {
             err.println("kegdb " + command + ": " + e.getMessage());
             return PROBLEMS;
         }
+    }
+
+    /** Why {@code command} must not run on {@code dir}, or null. */
+    private static String refusal(String command, Path dir) throws IOException {
+        if (!Files.isDirectory(dir)) {
+            return dir + ": no such store directory";
+        }
+        if (!Bitcask.isStore(dir)) {
+            return dir + " is not a KegDB store (it has no LOCK file and no data segments); nothing done";
+        }
+        if (Bitcask.isOpenForWriting(dir)) {
+            String why = dir + " is open in another process (its LOCK is held)";
+            return switch (command) {
+                case "check", "repair" -> why + "; " + command + " works on a closed store: stop that process first";
+                case "backup" -> why + "; a live store is backed up by the process that has it open"
+                        + " (Bitcask.backup(target), which does not stop writers)";
+                default -> why + "; " + command + " needs the store closed, or runs in the owning process"
+                        + " (Bitcask.merge(); the store merges on its own by default)";
+            };
+        }
+        return null;
     }
 
     private int usage(String why) {
@@ -134,9 +167,6 @@ public final class MaintenanceMain {
     }
 
     private static Bitcask openForMaintenance(Path dir) throws IOException {
-        if (!java.nio.file.Files.isDirectory(dir)) {
-            throw new IOException(dir + ": no such store directory");
-        }
         return Bitcask.open(dir, BitcaskOptions.builder().mergeInterval(Duration.ZERO).build());
     }
 
@@ -150,9 +180,23 @@ public final class MaintenanceMain {
             long bytesAfter = after.liveBytes() + after.deadBytes();
             out.println("merge: " + before.segments() + " segments (" + ProgressDisplay.size(bytesBefore) + ") -> "
                     + after.segments() + " segments (" + ProgressDisplay.size(bytesAfter) + "), "
-                    + ProgressDisplay.size(Math.max(0, bytesBefore - bytesAfter)) + " reclaimed, " + after.keys() + " keys");
+                    + ProgressDisplay.size(Math.max(0, bytesBefore - bytesAfter)) + " reclaimed, " + after.keys() + " keys"
+                    + (bytesAfter < bytesBefore ? "" : nothingReclaimed(before)));
         }
         return OK;
+    }
+
+    /** Why a merge freed nothing: merge rewrites closed segments only, never the one being written. */
+    private static String nothingReclaimed(BitcaskStats before) {
+        if (before.segments() <= 1) {
+            return "; nothing to reclaim: the store has only its active segment, which merge leaves alone"
+                    + " (closed segments appear once it outgrows the segment size)";
+        }
+        if (before.deadBytes() == 0) {
+            return "; nothing to reclaim: no record was overwritten or deleted";
+        }
+        return "; nothing to reclaim in the closed segments: the overwritten or deleted records are in the active"
+                + " segment, which merge leaves alone";
     }
 
     private int backup(Path dir, Path target, ProgressDisplay progress) throws IOException {

@@ -27,6 +27,7 @@ import java.util.concurrent.TimeUnit;
  */
 public final class ClusterMain {
 
+    private static final Set<String> COMMANDS = Set.of("status", "add-peer", "remove-peer", "transfer-leader");
     private static final Set<String> OPTIONS = Set.of("group", "peers", "peer", "timeout-ms");
     private static final String USAGE = "usage: kegdb cluster status|add-peer|remove-peer|transfer-leader"
             + " --group G --peers H1:P1,H2:P2,H3:P3 [--peer HOST:PORT] [--timeout-ms MS]";
@@ -52,6 +53,9 @@ public final class ClusterMain {
                 throw new IllegalArgumentException("expected one command, got " + cl.words);
             }
             command = cl.words.get(0);
+            if (!COMMANDS.contains(command)) {
+                throw new IllegalArgumentException("unknown command '" + command + "'");
+            }
             group = cl.required("group");
             peersText = cl.required("peers");
             conf = PeerList.parse(peersText);
@@ -130,6 +134,10 @@ public final class ClusterMain {
         out.println("group   " + group);
         out.println("leader  " + (leader == null ? "(none)" : leader));
         for (RaftStatus r : rows) {
+            if (r.role().equals(RaftStatus.UNREACHABLE)) {
+                out.printf("peer    %-21s unreachable%n", r.node());
+                continue;
+            }
             out.printf("peer    %-21s %-11s term %d  commit %d  applied %d  log %d..%d%n", r.node(), r.role(),
                     r.term(), r.commitIndex(), r.appliedIndex(), r.firstLogIndex(), r.lastLogIndex());
         }
