@@ -466,11 +466,7 @@ public final class Bitcask implements KvStore {
         if (!Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
             return false;
         }
-        try (DirectoryLock shared = DirectoryLock.acquire(dir, true)) {
-            return false;
-        } catch (IOException held) {
-            return true;
-        }
+        return !DirectoryLock.isFree(dir, true);
     }
 
     private static void requireStoreDirectory(Path dir) throws IOException {
@@ -501,12 +497,7 @@ public final class Bitcask implements KvStore {
         String lockState = "no LOCK file: the store was never opened for writing";
         if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
             // A shared lock is granted next to a read-only reader's: try the exclusive one first to tell them apart.
-            boolean free;
-            try (DirectoryLock probe = DirectoryLock.acquire(dir, false)) {
-                free = true;
-            } catch (IOException held) {
-                free = false;
-            }
+            boolean free = DirectoryLock.isFree(dir, false);
             try {
                 lock = DirectoryLock.acquire(dir, true);
                 lockState = free ? "LOCK is free: no process has the store open"
@@ -548,8 +539,11 @@ public final class Bitcask implements KvStore {
     public static CheckReport repair(Path dir, MaintenanceListener listener) throws IOException {
         Objects.requireNonNull(listener, "listener");
         requireStoreDirectory(dir);
-        try (DirectoryLock lock = DirectoryLock.acquire(dir, false)) {
+        DirectoryLock lock = DirectoryLock.acquire(dir, false);
+        try {
             return DirectoryRepair.run(dir, listener);
+        } finally {
+            lock.close();
         }
     }
 

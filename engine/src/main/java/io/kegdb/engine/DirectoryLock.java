@@ -23,6 +23,16 @@ final class DirectoryLock implements AutoCloseable {
         this.lock = lock;
     }
 
+    /** Whether the lock could be taken right now ({@code shared} or exclusive); it is released at once. */
+    static boolean isFree(Path dir, boolean shared) {
+        try {
+            acquire(dir, shared).close();
+            return true;
+        } catch (IOException held) {
+            return false;
+        }
+    }
+
     /** Takes the lock: exclusive for a writer, shared for read-only openers. */
     static DirectoryLock acquire(Path dir, boolean shared) throws IOException {
         Path file = dir.resolve(FILE_NAME);

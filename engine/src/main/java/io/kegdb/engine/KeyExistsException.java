@@ -6,6 +6,8 @@ import java.util.HexFormat;
  * A {@link WriteBatch#putIfAbsent(byte[], byte[])} found its key already present; the batch wrote nothing.
  */
 public final class KeyExistsException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final byte[] key;
 
     public KeyExistsException(byte[] key) {

@@ -13,7 +13,7 @@ import java.util.concurrent.locks.LockSupport;
  * this 15 to 55. (A thread spinning for the task instead was slower: on two cores it took the CPU from the
  * compiler and the writer.)
  */
-final class SyncThread implements Executor, AutoCloseable {
+final class SyncThread implements Executor {
 
     private final Thread thread;
     private final AtomicReference<Runnable> task = new AtomicReference<>();
@@ -50,8 +50,7 @@ final class SyncThread implements Executor, AutoCloseable {
     }
 
     /** Stops the thread once the task handed over, if any, has run. */
-    @Override
-    public void close() throws InterruptedException {
+    void close() throws InterruptedException {
         closed = true;
         LockSupport.unpark(thread);
         thread.join(TimeUnit.SECONDS.toMillis(60));

@@ -6,6 +6,8 @@ package io.kegdb.sql;
  * all named in {@link SqlState}) that the JDBC driver passes on unchanged.
  */
 public class SqlError extends Exception {
+    private static final long serialVersionUID = 1L;
+
     private final String sqlState;
 
     public SqlError(String sqlState, String message) {

@@ -5,6 +5,8 @@ import io.kegdb.sql.SqlError;
 
 /** Carries a {@link SqlError} out of code Calcite calls (which cannot throw checked exceptions). */
 public final class StatementFailure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     final SqlError error;
 
     public StatementFailure(SqlError error) {
