@@ -139,7 +139,8 @@ final class SegmentWriter {
 
     /**
      * From now on, allocates the next window on {@code executor} while appends still have room before it.
-     * Writing a window of zeros costs the writer 0.03 to 2 ms each MiB on the development machine (the
+     * Writing a window of zeros costs the writer 0.03 to 2 ms each MiB on the development machine (seed
+     * workloads' puts, {@code kegdb-bench.jar seed --parts seed}; the
      * kernel allocates and clears the pages and reserves their blocks); ahead of time, on another thread,
      * writes do not wait for it.
      */

@@ -9,7 +9,8 @@ import java.util.concurrent.locks.LockSupport;
 /**
  * The thread that runs the fsync of a large SYNC write while its writer goes on updating the keydir (see
  * {@link GroupCommit#syncAhead}): one task at a time, handed over with a single unpark. The wake-up is
- * what delays the fsync; a pool's queue and condition made it 70 to 140 µs on the development machine,
+ * what delays the fsync; a pool's queue and condition made it 70 to 140 µs on the development machine
+ * (timed inside the batched inserts of {@code io.kegdb.bench.jdbc.JdbcBenchmark}),
  * this 15 to 55. (A thread spinning for the task instead was slower: on two cores it took the CPU from the
  * compiler and the writer.)
  */

@@ -28,7 +28,8 @@ final class WritePath {
 
     /**
      * Batches of at least this many operations prefetch their keydir slots and, when SYNC, sync while their
-     * keydir updates run (0.2 to 0.4 µs each): below it neither pays for itself.
+     * keydir updates run (0.2 to 0.4 µs each, timed inside the JDBC benchmark's batched inserts,
+     * {@code io.kegdb.bench.jdbc.JdbcBenchmark}): below it neither pays for itself.
      */
     private static final int LARGE_BATCH = 128;
     /** Keydir entries a merge moves per hold of the write lock, so that writers wait little. */
