@@ -14,11 +14,10 @@ import java.util.concurrent.atomic.AtomicLong;
  * unmap could pull it from under a reader still using it). Each mapping is one of the process's memory
  * areas, of which Linux allows 65,530 by default ({@code vm.max_map_count}); past that the JVM itself fails
  * (a fatal error, not an exception). With a large heap and little garbage, collections can be rare enough
- * for dropped mappings to pile up that far: a stress test with 4 KiB segments merged every 100 ms
- crashed
- * its JVM with 65,234 mappings of segment files, most of them dropped long before. So mappings are counted
- * until they are collected ({@code io.kegdb.tests.process.MappingChurnTest} reproduces the pile-up), and past
- * {@link #BUDGET} a collection is requested, as the JDK does itself when
+ * for dropped mappings to pile up that far: a stress test with 4 KiB segments merged every 100 ms crashed
+ * its JVM with 65,234 mappings of segment files, most of them dropped long before
+ * ({@code io.kegdb.tests.process.MappingChurnTest} reproduces the pile-up). So mappings are counted until
+ * they are collected, and past {@link #BUDGET} a collection is requested, as the JDK does itself when
  * direct memory runs out. Under {@code -XX:+DisableExplicitGC} that request does nothing.
  */
 final class MappingBudget {
