@@ -111,7 +111,7 @@ final class DirectoryRepair {
         Path tmp = s.path().resolveSibling(s.path().getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         ByteBuffer buf = s.buffer();
-        SegmentWriter out = SegmentWriter.create(dir, s.id(), s.header(), tmp, Math.max(s.length(), SegmentHeader.SIZE));
+        SegmentWriter out = SegmentWriter.create(FileLayer.DISK, dir, s.id(), s.header(), tmp, Math.max(s.length(), SegmentHeader.SIZE));
         boolean done = false;
         try {
             SegmentScanner.scan(buf, (int) s.length(), true, (type, offset, size) -> {
