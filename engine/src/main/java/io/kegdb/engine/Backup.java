@@ -29,7 +29,7 @@ final class Backup {
     }
 
     void run() throws IOException {
-        Files.createDirectories(target);
+        Directories.createDurably(files, target);
         try (DirectoryStream<Path> existing = Files.newDirectoryStream(target, "*.data")) {
             if (existing.iterator().hasNext()) {
                 throw new IOException(target + ": backup target already holds a store");

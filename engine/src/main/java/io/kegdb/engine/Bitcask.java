@@ -110,7 +110,7 @@ public final class Bitcask implements KvStore {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         if (!options.readOnly()) {
-            Files.createDirectories(dir);
+            Directories.createDurably(files, dir);
         } else {
             requireStoreDirectory(dir);
         }
