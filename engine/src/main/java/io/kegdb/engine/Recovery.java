@@ -182,19 +182,27 @@ final class Recovery {
         }
         LOG.log(Level.WARNING, "{0}: truncating torn tail at offset {1} ({2} bytes)",
                 s.path(), r.validEnd(), s.length() - r.validEnd());
+        cutTail(files, s, r.validEnd());
+        s.setLength(r.validEnd());
+    }
+
+    /**
+     * Truncates segment {@code s} (unmapped first) at {@code at}, durably. Should that be below its durable
+     * mark (a file cut short below it), the mark comes down too, or records appended next would count as
+     * fsynced.
+     */
+    static void cutTail(FileLayer files, Segment s, int at) throws IOException {
         s.unmap();
         try (FileChannel ch = files.open(s.path(), StandardOpenOption.WRITE)) {
-            ch.truncate(r.validEnd());
-            if (s.header().mark() > r.validEnd()) {
-                // The file ended below its mark: lower the mark, or the records appended next would count as fsynced.
-                ByteBuffer header = s.header().withMark(r.validEnd()).encode();
+            ch.truncate(at);
+            if (s.header().mark() > at) {
+                ByteBuffer header = s.header().withMark(at).encode();
                 while (header.hasRemaining()) {
                     ch.write(header, header.position());
                 }
             }
             ch.force(true);
         }
-        s.setLength(r.validEnd());
     }
 
     private SegmentScanner.Result scan(Segment s) {

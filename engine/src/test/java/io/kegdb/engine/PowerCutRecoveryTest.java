@@ -60,6 +60,18 @@ class PowerCutRecoveryTest {
         assertTrue(refused.getMessage().contains("followed by valid records"), refused.getMessage());
 
         Files.write(segment, withMark);
+        CheckReport check = Bitcask.check(image);
+        assertTrue(check.problems().stream().anyMatch(p -> p.contains("torn tail"))
+                && check.problems().stream().noneMatch(p -> p.contains("damaged data")), check.toString());
+        Path repaired = tmp.resolve("repaired");
+        Files.createDirectories(repaired);
+        Files.copy(segment, repaired.resolve(segment.getFileName()));
+        Bitcask.repair(repaired);
+        try (Bitcask db = Bitcask.open(repaired, OPTIONS)) {
+            assertNull(db.get(b("n99")), "repair too cuts at the hole: no later record without the earlier ones");
+            assertEquals(2, db.stats().keys());
+        }
+
         try (Bitcask db = Bitcask.open(image, OPTIONS)) {
             assertArrayEquals(b("synced-1"), db.get(b("a")));
             assertArrayEquals(b("synced-2"), db.get(b("b")));
