@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 /**
  * Entry point of the benchmark jar: {@code java -jar kegdb-bench.jar seed [options]} runs the seed workloads
- * ({@link SeedWorkloads}), {@code java -jar kegdb-bench.jar jmh [JMH options]} runs the JMH benchmarks.
+ * ({@link SeedWorkloads}), {@code java -jar kegdb-bench.jar jmh [JMH options]} runs the JMH benchmarks,
+ * {@code java -jar kegdb-bench.jar sql [options]} the SQL shapes on KegDB, SQLite and H2
+ * ({@link io.kegdb.bench.sql.SqlShapesBenchmark}).
  */
 public final class BenchMain {
 
@@ -17,9 +19,12 @@ public final class BenchMain {
         switch (command) {
             case "seed" -> SeedWorkloads.main(rest);
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "sql" -> io.kegdb.bench.sql.SqlShapesBenchmark.main(rest);
             default -> {
                 System.err.println("usage: java -jar kegdb-bench.jar seed [options]   (seed workloads; seed --help)");
                 System.err.println("       java -jar kegdb-bench.jar jmh [JMH options] (JMH benchmarks; jmh -h)");
+                System.err.println("       java -jar kegdb-bench.jar sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N]"
+                        + " [--only kegdb,sqlite,h2] [--dir DIR] (SQL shapes vs SQLite and H2)");
                 System.exit(2);
             }
         }

@@ -9,7 +9,7 @@ import java.nio.file.attribute.BasicFileAttributes;
 import java.util.stream.Stream;
 
 /** A fresh directory for one store, deleted with everything in it on close. */
-final class ScratchDirectory implements AutoCloseable {
+public final class ScratchDirectory implements AutoCloseable {
 
     private final Path path;
 
@@ -17,12 +17,12 @@ final class ScratchDirectory implements AutoCloseable {
         this.path = path;
     }
 
-    static ScratchDirectory create(Path parent, String prefix) throws IOException {
+    public static ScratchDirectory create(Path parent, String prefix) throws IOException {
         Files.createDirectories(parent);
         return new ScratchDirectory(Files.createTempDirectory(parent, prefix));
     }
 
-    Path path() {
+    public Path path() {
         return path;
     }
 

@@ -3,6 +3,7 @@ package io.kegdb.jdbc;
 import io.kegdb.engine.Durability;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlSession;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.SqlStatement;
 
 import java.sql.Array;
@@ -103,7 +104,7 @@ final class KegConnection implements Connection {
     public PreparedStatement prepareStatement(String sql) throws SQLException {
         checkOpen();
         if (sql == null) {
-            throw JdbcErrors.of("42000", "SQL text is null");
+            throw JdbcErrors.of(SqlState.SYNTAX_ERROR, "SQL text is null");
         }
         SqlStatement prepared;
         try {
@@ -160,7 +161,8 @@ final class KegConnection implements Connection {
         checkOpen();
         synchronized (lock) {
             if (session.autoCommit()) {
-                throw JdbcErrors.of(JdbcErrors.TRANSACTION_STATE, "commit() while autocommit is on: every statement is already committed");
+                throw JdbcErrors.of(SqlState.INVALID_TRANSACTION_STATE,
+                        "commit() while autocommit is on: every statement is already committed");
             }
             try {
                 session.commit();
@@ -177,7 +179,8 @@ final class KegConnection implements Connection {
         checkOpen();
         synchronized (lock) {
             if (session.autoCommit()) {
-                throw JdbcErrors.of(JdbcErrors.TRANSACTION_STATE, "rollback() while autocommit is on: nothing to roll back");
+                throw JdbcErrors.of(SqlState.INVALID_TRANSACTION_STATE,
+                        "rollback() while autocommit is on: nothing to roll back");
             }
             try {
                 session.rollback();
@@ -268,7 +271,7 @@ final class KegConnection implements Connection {
             case TRANSACTION_READ_COMMITTED -> { }
             case TRANSACTION_NONE, TRANSACTION_READ_UNCOMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE ->
                     warn("isolation level " + level + " is not available; the connection stays READ_COMMITTED");
-            default -> throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown isolation level " + level);
+            default -> throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown isolation level " + level);
         }
     }
 
@@ -291,7 +294,7 @@ final class KegConnection implements Connection {
     }
 
     private void warn(String message) {
-        SQLWarning w = new SQLWarning(message, "01000");
+        SQLWarning w = new SQLWarning(message, SqlState.WARNING);
         if (warnings == null) {
             warnings = w;
         } else {
@@ -303,18 +306,18 @@ final class KegConnection implements Connection {
     private void checkResultSetKind(int type, int concurrency, int holdability) throws SQLException {
         if (type != ResultSet.TYPE_FORWARD_ONLY) {
             if (type != ResultSet.TYPE_SCROLL_INSENSITIVE && type != ResultSet.TYPE_SCROLL_SENSITIVE) {
-                throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set type " + type);
+                throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set type " + type);
             }
             warn("result set type " + type + " downgraded to TYPE_FORWARD_ONLY");
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
             if (concurrency != ResultSet.CONCUR_UPDATABLE) {
-                throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set concurrency " + concurrency);
+                throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set concurrency " + concurrency);
             }
             warn("result set concurrency CONCUR_UPDATABLE downgraded to CONCUR_READ_ONLY");
         }
         if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set holdability " + holdability);
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set holdability " + holdability);
         }
     }
 
@@ -441,7 +444,7 @@ final class KegConnection implements Connection {
     @Override
     public boolean isValid(int timeout) throws SQLException {
         if (timeout < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "timeout " + timeout + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "timeout " + timeout + " is negative");
         }
         return !closed;
     }
@@ -449,7 +452,7 @@ final class KegConnection implements Connection {
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         if (closed) {
-            throw new SQLClientInfoException("connection is closed", JdbcErrors.CONNECTION_CLOSED, 0,
+            throw new SQLClientInfoException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0,
                     Map.of(name, ClientInfoStatus.REASON_UNKNOWN));
         }
         synchronized (clientInfo) {
@@ -468,7 +471,7 @@ final class KegConnection implements Connection {
             for (String name : properties.stringPropertyNames()) {
                 failed.put(name, ClientInfoStatus.REASON_UNKNOWN);
             }
-            throw new SQLClientInfoException("connection is closed", JdbcErrors.CONNECTION_CLOSED, 0, failed);
+            throw new SQLClientInfoException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0, failed);
         }
         synchronized (clientInfo) {
             clientInfo.clear();
@@ -510,7 +513,7 @@ final class KegConnection implements Connection {
     public void setSchema(String schema) throws SQLException {
         checkOpen();
         if (schema == null) {
-            throw JdbcErrors.of("3F000", "schema name is null");
+            throw JdbcErrors.of(SqlState.INVALID_SCHEMA_NAME, "schema name is null");
         }
         synchronized (lock) {
             try {
@@ -533,7 +536,7 @@ final class KegConnection implements Connection {
     @Override
     public void abort(Executor executor) throws SQLException {
         if (executor == null) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "executor is null");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "executor is null");
         }
         if (closed) {
             return;
@@ -547,7 +550,7 @@ final class KegConnection implements Connection {
     public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
         checkOpen();
         if (milliseconds < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "network timeout " + milliseconds + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "network timeout " + milliseconds + " is negative");
         }
         networkTimeoutMillis = milliseconds;
     }

@@ -139,7 +139,7 @@ final class MemoryStore implements KvStore {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("store is closed");
+            throw new StoreClosedException("store is closed");
         }
     }
 }

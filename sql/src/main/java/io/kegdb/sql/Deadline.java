@@ -43,25 +43,24 @@ public final class Deadline {
         return cancelled || (endNanos != 0 && System.nanoTime() - endNanos >= 0);
     }
 
-    /** Fails if the statement must stop: for planning phases and other coarse steps. */
-    void check() throws SqlError {
+    /** Fails with HYT00 if the statement must stop: for planning phases and other coarse steps. */
+    public void check() throws SqlError {
         if (reached()) {
             throw error();
         }
     }
 
     /**
-     * {@link #check()} for per-row loops, from the statement's own thread: reads the clock only every
-     * few calls; fails with a {@link StatementFailure} so it can leave code Calcite generated.
+     * {@link #reached()} for per-row loops, from the statement's own thread: reads the clock only every
+     * few calls. Once true, {@link #check()} fails.
      */
-    void checkRow() {
-        if (cancelled || (endNanos != 0 && ++calls % CLOCK_EVERY == 0 && System.nanoTime() - endNanos >= 0)) {
-            throw new StatementFailure(error());
-        }
+    public boolean reachedAtRow() {
+        return cancelled || (endNanos != 0 && ++calls % CLOCK_EVERY == 0 && System.nanoTime() - endNanos >= 0);
     }
 
     private SqlError error() {
-        return cancelled ? new SqlError("HYT00", "the statement was cancelled")
-                : new SqlError("HYT00", "query timeout of " + timeoutNanos / 1_000_000 + " ms reached");
+        return cancelled ? new SqlError(SqlState.TIMEOUT_EXPIRED, "the statement was cancelled")
+                : new SqlError(SqlState.TIMEOUT_EXPIRED,
+                        "query timeout of " + timeoutNanos / 1_000_000 + " ms reached");
     }
 }

@@ -1,6 +1,17 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.calcite.CalcitePlanner;
+import io.kegdb.sql.calcite.CatalogSchema;
+import io.kegdb.sql.calcite.SystemTable;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.direct.DdlPlan;
+import io.kegdb.sql.direct.ExplainPlan;
+import io.kegdb.sql.direct.KeyValuePlan;
+import io.kegdb.sql.direct.Lexer;
+import io.kegdb.sql.plan.Plan;
+import io.kegdb.sql.plan.SqlErrors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -125,7 +136,7 @@ final class KegDatabase implements SqlDatabase {
 
     void checkOpen() throws SqlError {
         if (closed) {
-            throw new SqlError("08003", "the database is closed");
+            throw new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, "the database is closed");
         }
     }
 

@@ -4,6 +4,15 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.sql.calcite.KvModifier;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.Plan;
+import io.kegdb.sql.plan.PlanSession;
+import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.txn.Overlay;
+import io.kegdb.sql.txn.ReadView;
+import io.kegdb.sql.txn.StoreView;
 
 import java.util.List;
 import java.util.Objects;
@@ -12,7 +21,7 @@ import java.util.Objects;
  * {@link SqlSession}: a transaction overlay over the store. In autocommit each statement's writes go to
  * the store as one batch; otherwise they collect in the overlay until commit.
  */
-final class KegSession implements SqlSession {
+final class KegSession implements SqlSession, PlanSession {
 
     private final KegDatabase database;
     private final KvStore store;
@@ -41,12 +50,17 @@ final class KegSession implements SqlSession {
     }
 
     @Override
+    public Catalog catalog() {
+        return database.catalog();
+    }
+
+    @Override
     public SqlStatement prepare(String sql, Deadline deadline) throws SqlError {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(deadline, "deadline");
         try {
-            return new KegStatement(this, sql, database.plan(sql, schema, deadline));
+            return new ReplanningStatement(this, sql, database.plan(sql, schema, deadline));
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
@@ -69,26 +83,28 @@ final class KegSession implements SqlSession {
         }
     }
 
-    /** What statements read: the store, through this session's uncommitted writes. */
-    ReadView view() {
+    @Override
+    public ReadView view() {
         return transaction.isEmpty() ? storeView : transaction;
     }
 
-    void checkWritable() throws SqlError {
+    @Override
+    public void checkWritable() throws SqlError {
         checkOpen();
         if (readOnly) {
-            throw new SqlError("25006", "the session is read-only");
+            throw new SqlError(SqlState.READ_ONLY_TRANSACTION, "the session is read-only");
         }
     }
 
-    /** A statement overlay for a multi-row statement; {@link #finishWrite} keeps it, dropping it discards it. */
-    Overlay beginWrite() throws SqlError {
+    @Override
+    public Overlay beginWrite() throws SqlError {
         checkWritable();
         noteWriteStart();
         return new Overlay(view());
     }
 
-    void finishWrite(Overlay statement) throws SqlError {
+    @Override
+    public void finishWrite(Overlay statement) throws SqlError {
         if (statement.isEmpty()) {
             return;
         }
@@ -99,11 +115,8 @@ final class KegSession implements SqlSession {
         }
     }
 
-    /**
-     * INSERT of one row ({@code keyValue} the checked key, for the error message): in autocommit one
-     * putIfAbsent batch, else a checked insert into the overlay.
-     */
-    long insertOne(TableDef def, byte[] key, byte[] value, Object keyValue) throws SqlError {
+    @Override
+    public long insertOne(TableDef def, byte[] key, byte[] value, Object keyValue) throws SqlError {
         checkWritable();
         if (autoCommit) {
             try {
@@ -120,8 +133,8 @@ final class KegSession implements SqlSession {
         return 1;
     }
 
-    /** UPSERT ({@code onlyIfExists} false) or UPDATE by key of one row; returns rows changed. */
-    long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
+    @Override
+    public long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
         checkWritable();
         noteWriteStart();
         if (onlyIfExists && !view().contains(key)) {
@@ -135,7 +148,8 @@ final class KegSession implements SqlSession {
         return 1;
     }
 
-    long deleteOne(byte[] key) throws SqlError {
+    @Override
+    public long deleteOne(byte[] key) throws SqlError {
         checkWritable();
         noteWriteStart();
         if (autoCommit) {
@@ -159,7 +173,7 @@ final class KegSession implements SqlSession {
         try {
             store.write(batch, durability);
         } catch (KeyExistsException e) {
-            throw new SqlError("23505", "duplicate key: another session inserted it first ("
+            throw new SqlError(SqlState.DUPLICATE_KEY, "duplicate key: another session inserted it first ("
                     + e.getMessage() + ")", e);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
@@ -233,14 +247,14 @@ final class KegSession implements SqlSession {
     public void setSchema(String schema) throws SqlError {
         checkOpen();
         if (!database.hasSchema(schema)) {
-            throw new SqlError("3F000", "schema " + schema + " does not exist");
+            throw new SqlError(SqlState.INVALID_SCHEMA_NAME, "schema " + schema + " does not exist");
         }
         this.schema = schema;
     }
 
     private void checkOpen() throws SqlError {
         if (closed) {
-            throw new SqlError("08003", "the session is closed");
+            throw new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, "the session is closed");
         }
         database.checkOpen();
     }

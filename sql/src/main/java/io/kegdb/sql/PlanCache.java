@@ -1,5 +1,7 @@
 package io.kegdb.sql;
 
+import io.kegdb.sql.plan.Plan;
+
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,6 +1,9 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.calcite.CalcitePlan;
+import io.kegdb.sql.direct.KeyValuePlan;
+import io.kegdb.sql.plan.Plan;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;

@@ -1,6 +1,7 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.sql.calcite.CalcitePlan;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -139,13 +140,13 @@ class PushdownTest {
     void keyOnlyProjectionIsPlannedWithoutValues() throws SqlError {
         KegSession ks = (KegSession) s;
         CalcitePlan plan = (CalcitePlan) ks.database().plan("SELECT COUNT(*) FROM big WHERE id < 10", "PUBLIC");
-        assertTrue(plan.explain.contains("keysOnly"), plan.explain);
+        assertTrue(plan.explain().contains("keysOnly"), plan.explain());
         plan = (CalcitePlan) ks.database().plan("SELECT id FROM big WHERE id > 5 ORDER BY id DESC LIMIT 3", "PUBLIC");
-        assertTrue(plan.explain.contains("keysOnly") && plan.explain.contains("desc") && plan.explain.contains("fetch"),
-                plan.explain);
-        assertTrue(!plan.explain.contains("Sort"), plan.explain);
+        assertTrue(plan.explain().contains("keysOnly") && plan.explain().contains("desc") && plan.explain().contains("fetch"),
+                plan.explain());
+        assertTrue(!plan.explain().contains("Sort"), plan.explain());
         plan = (CalcitePlan) ks.database().plan("SELECT name FROM big WHERE id < 10", "PUBLIC");
-        assertTrue(!plan.explain.contains("keysOnly"), plan.explain);
+        assertTrue(!plan.explain().contains("keysOnly"), plan.explain());
     }
 
     @Test

@@ -3,25 +3,25 @@ package io.kegdb.bench.jdbc;
 import java.nio.file.Path;
 
 /** A database the JDBC benchmark runs against, with its URL and table definition. */
-enum JdbcTarget {
+public enum JdbcTarget {
     /** KegDB embedded, durability=sync: commits return after fsync. */
     KEGDB("KegDB", "CREATE TABLE BENCH (K VARCHAR PRIMARY KEY, V VARCHAR)") {
         @Override
-        String url(Path dir) {
+        public String url(Path dir) {
             return "jdbc:kegdb:" + dir.resolve("kegdb") + "?durability=sync";
         }
     },
     /** SQLite through sqlite-jdbc with its defaults (rollback journal, synchronous=FULL). */
     SQLITE("SQLite", "CREATE TABLE BENCH (K TEXT PRIMARY KEY, V TEXT)") {
         @Override
-        String url(Path dir) {
+        public String url(Path dir) {
             return "jdbc:sqlite:" + dir.resolve("sqlite.db");
         }
     },
     /** H2 file database with its defaults (commits are not fsynced). */
     H2("H2", "CREATE TABLE BENCH (K VARCHAR(16) PRIMARY KEY, V VARCHAR(128))") {
         @Override
-        String url(Path dir) {
+        public String url(Path dir) {
             return "jdbc:h2:file:" + dir.resolve("h2").toAbsolutePath();
         }
     };
@@ -34,9 +34,9 @@ enum JdbcTarget {
         this.createTable = createTable;
     }
 
-    abstract String url(Path dir);
+    public abstract String url(Path dir);
 
-    String label() {
+    public String label() {
         return label;
     }
 

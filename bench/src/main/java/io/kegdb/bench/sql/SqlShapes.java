@@ -1,0 +1,74 @@
+package io.kegdb.bench.sql;
+
+import java.util.List;
+import java.util.Random;
+
+import static io.kegdb.bench.sql.ShapeData.key;
+
+/**
+ * The measured shapes over {@link ShapeData}'s tables, in table order: the point select as the reference, the
+ * five shapes of the SQL performance issue, then range joins, GROUP BY on the value, paging, prefix scans both
+ * ways and MIN/MAX next to a key.
+ */
+public final class SqlShapes {
+    /** Keys a COUNT(*) range covers: wide enough that counting, not planning, is most of the work. */
+    static final int COUNT_RANGE = 10_000;
+    /** Keys the range join and the GROUP BY range cover. */
+    static final int JOIN_RANGE = 100;
+    static final int GROUP_RANGE = 1_000;
+    /** Largest OFFSET the paging shape draws. */
+    static final int MAX_OFFSET = 1_000;
+
+    private SqlShapes() {
+    }
+
+    /** The key/value fast path: the reference every other shape is compared with. */
+    public static final SqlShape POINT = new SqlShape("point select (reference)", "SELECT v FROM kv WHERE k = ?",
+            (r, rows) -> new Object[] {anyKey(r, rows)});
+    /** A shape every database must plan in full: the cold-start measure's first planned query. */
+    public static final SqlShape GROUP_BY_VALUE = new SqlShape("GROUP BY value over 1k keys",
+            "SELECT v, COUNT(*) FROM kv WHERE k BETWEEN ? AND ? GROUP BY v",
+            (r, rows) -> range(r, rows, GROUP_RANGE));
+
+    public static final List<SqlShape> ALL = List.of(
+            POINT,
+            new SqlShape("range, LIMIT 10", "SELECT k, v FROM kv WHERE k >= ? ORDER BY k LIMIT 10",
+                    (r, rows) -> new Object[] {anyKey(r, rows)}),
+            new SqlShape("COUNT(*) over 10k keys", "SELECT COUNT(*) FROM kv WHERE k BETWEEN ? AND ?",
+                    (r, rows) -> range(r, rows, Math.min(COUNT_RANGE, rows / 2))),
+            new SqlShape("IN list of 3 keys", "SELECT k, v FROM kv WHERE k IN (?, ?, ?)",
+                    (r, rows) -> new Object[] {anyKey(r, rows), anyKey(r, rows), anyKey(r, rows)}),
+            new SqlShape("point join", "SELECT kv.v, other.v FROM kv JOIN other ON kv.k = other.k WHERE kv.k = ?",
+                    // a key of other (every tenth key), so the join finds its row
+                    (r, rows) -> new Object[] {key(r.nextInt(rows / 10) * 10)}),
+            new SqlShape("range + value filter, LIMIT 5", "SELECT k FROM kv WHERE k >= ? AND v = ? ORDER BY k LIMIT 5",
+                    (r, rows) -> new Object[] {anyKey(r, rows), ShapeData.value(r.nextInt(ShapeData.DISTINCT_VALUES))}),
+            new SqlShape("range join over 100 keys",
+                    "SELECT kv.k, kv.v, other.v FROM kv JOIN other ON kv.k = other.k WHERE kv.k BETWEEN ? AND ?",
+                    (r, rows) -> range(r, rows, JOIN_RANGE)),
+            GROUP_BY_VALUE,
+            new SqlShape("page: LIMIT 10 OFFSET n (n < 1000)", "SELECT k, v FROM kv ORDER BY k LIMIT 10 OFFSET ?",
+                    (r, rows) -> new Object[] {r.nextInt(MAX_OFFSET)}),
+            new SqlShape("prefix scan, LIMIT 20", "SELECT k, v FROM kv WHERE k LIKE ? ORDER BY k LIMIT 20",
+                    (r, rows) -> new Object[] {prefix(r, rows)}),
+            new SqlShape("prefix scan DESC, LIMIT 20", "SELECT k, v FROM kv WHERE k LIKE ? ORDER BY k DESC LIMIT 20",
+                    (r, rows) -> new Object[] {prefix(r, rows)}),
+            new SqlShape("MAX(k) below a key", "SELECT MAX(k) FROM kv WHERE k < ?",
+                    (r, rows) -> new Object[] {anyKey(r, rows)}),
+            new SqlShape("MIN(k) above a key", "SELECT MIN(k) FROM kv WHERE k > ?",
+                    (r, rows) -> new Object[] {anyKey(r, rows)}));
+
+    private static String anyKey(Random r, int rows) {
+        return key(r.nextInt(rows));
+    }
+
+    private static Object[] range(Random r, int rows, int width) {
+        int from = r.nextInt(rows - width);
+        return new Object[] {key(from), key(from + width - 1)};
+    }
+
+    /** {@code k0123%}: the 100 keys that share a key's first five characters. */
+    private static String prefix(Random r, int rows) {
+        return anyKey(r, rows).substring(0, 5) + "%";
+    }
+}

@@ -1,0 +1,47 @@
+package io.kegdb.bench.sql;
+
+import io.kegdb.bench.jdbc.JdbcTarget;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The whole SQL shapes benchmark at a tiny size: every shape on every database, answers compared, one cold start. */
+class SqlShapesBenchmarkSmokeTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyShapeRunsOnEveryDatabaseWithTheSameAnswers() throws Exception {
+        SqlShapesBenchmark.Options options = SqlShapesBenchmark.Options.parse(new String[] {
+                "--rows", "2000", "--seconds", "0.02", "--warmup", "0.01", "--cold-runs", "1", "--dir", tmp.toString()});
+        SqlShapesBenchmark.Report report = SqlShapesBenchmark.run(options);
+
+        assertEquals(Map.of(), report.mismatches(), "answers that differ between databases");
+        assertEquals(List.of(JdbcTarget.values()), List.copyOf(report.rates().keySet()));
+        for (Map<SqlShape, SqlShapesBenchmark.Rates> byShape : report.rates().values()) {
+            assertEquals(SqlShapes.ALL, List.copyOf(byShape.keySet()));
+            byShape.values().forEach(r -> assertTrue(r.adHoc() > 0 && r.prepared() > 0, r.toString()));
+        }
+        for (ColdStart.Phases p : report.coldStarts().values()) {
+            assertTrue(p.processMs() >= p.connectMs() + p.pointMs() + p.plannedMs(), p.toString());
+        }
+        String table = SqlShapesBenchmark.table(report);
+        for (SqlShape shape : SqlShapes.ALL) {
+            assertTrue(table.contains(shape.sql()), shape.sql());
+        }
+    }
+
+    @Test
+    void adHocTextWritesEachParameterAsALiteral() {
+        SqlShape shape = new SqlShape("t", "SELECT k FROM kv WHERE k BETWEEN ? AND ? LIMIT 10 OFFSET ?", (r, n) -> null);
+        assertEquals("SELECT k FROM kv WHERE k BETWEEN 'a''b' AND 'c' LIMIT 10 OFFSET 7",
+                shape.adHoc(new Object[] {"a'b", "c", 7}));
+    }
+}

@@ -1,0 +1,257 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.sql.ColumnInfo;
+import io.kegdb.sql.Deadline;
+import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
+import io.kegdb.sql.plan.SqlErrors;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.config.CalciteConnectionConfigImpl;
+import org.apache.calcite.config.CalciteConnectionProperty;
+import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptUtil;
+import org.apache.calcite.plan.volcano.VolcanoPlanner;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexProgram;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlInsert;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNumericLiteral;
+import org.apache.calcite.sql.SqlOrderBy;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParser;
+import org.apache.calcite.sql.util.SqlBasicVisitor;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.SqlToRelConverter;
+import org.apache.calcite.sql2rel.StandardConvertletTable;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+
+/**
+ * Plans a statement with Calcite: parse, validate, convert to relational algebra, push key conditions,
+ * projections, order and limits into {@link KvScan}s, optimize to enumerable code and compile it once.
+ */
+public final class CalcitePlanner {
+
+    private static final Logger LOG = LoggerFactory.getLogger(CalcitePlanner.class);
+
+    static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
+
+    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
+
+    JavaTypeFactory typeFactory() {
+        return typeFactory;
+    }
+
+    public CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline) throws SqlError {
+        long start = System.nanoTime();
+        try {
+            deadline.check();
+            SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+            checkRowCounts(parsed);
+            boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
+            boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
+            if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
+                throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
+            }
+            Properties props = new Properties();
+            props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+            CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
+                    new CalciteConnectionConfigImpl(props));
+            SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
+                    typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
+                            .withIdentifierExpansion(true));
+            SqlNode validated = validate(validator, parsed);
+            deadline.check();
+            if (!query && touchesSystemSchema(reader, validated)) {
+                throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
+            }
+            RelDataType paramType = parameterRowType(validator, validated);
+            RelDataType resultType = validator.getValidatedNodeType(validated);
+            List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
+            List<ColumnInfo> params = columns(paramType, null);
+
+            VolcanoPlanner planner = new VolcanoPlanner();
+            planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+            planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+            RelOptUtil.registerDefaultRules(planner, false, false);
+            // On calcite-core 1.42.0 this rule also fires on physical (enumerable) joins and then fails with an
+            // internal error (a LEFT JOIN on the key reading only the left side); the plans it would simplify
+            // run correctly without it.
+            planner.removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
+            planner.addRule(KvModifyRule.create(upsert));
+            planner.setExecutor(RexUtil.EXECUTOR);
+            planner.addListener(new DeadlineListener(deadline));
+            RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+            SqlToRelConverter converter = new SqlToRelConverter(
+                    (rowType, queryString, schemaPath, viewPath) -> {
+                        throw new UnsupportedOperationException("views are not supported");
+                    },
+                    validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                            .withInSubQueryThreshold(Integer.MAX_VALUE));
+            RelRoot root = converter.convertQuery(validated, false, true);
+            deadline.check();
+            Program program = Programs.sequence(
+                    Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
+                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE), true,
+                            DefaultRelMetadataProvider.INSTANCE),
+                    Programs.standard());
+            // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
+            // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
+            RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
+                    .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
+            if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
+                RexBuilder rexBuilder = cluster.getRexBuilder();
+                List<RexNode> exprs = new ArrayList<>();
+                List<String> names = new ArrayList<>();
+                for (var field : root.fields) {
+                    exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
+                    names.add(field.getValue());
+                }
+                // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
+                best = EnumerableCalc.create(best,
+                        RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
+            }
+            deadline.check();
+            Map<String, Object> stash = new HashMap<>();
+            Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
+                    EnumerableRel.Prefer.ARRAY);
+            deadline.check();
+            String explain = RelOptUtil.toString(best);
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("planned in {} us: {}\n{}", (System.nanoTime() - start) / 1000, sql, explain);
+            }
+            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain);
+        } catch (SqlError e) {
+            throw e;
+        } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
+            throw SqlErrors.translate(e);
+        }
+    }
+
+    /**
+     * LIMIT/FETCH and OFFSET take whole numbers. Calcite accepts an approximate or fractional literal there
+     * and then fails inside the planner, so such a statement is refused up front with the standard states.
+     */
+    private static void checkRowCounts(SqlNode parsed) throws SqlError {
+        SqlError[] bad = {null};
+        parsed.accept(new SqlBasicVisitor<Void>() {
+            @Override
+            public Void visit(SqlCall call) {
+                if (call instanceof SqlSelect select) {
+                    check(select.getFetch(), SqlState.INVALID_ROW_COUNT_IN_FETCH_FIRST, "LIMIT");
+                    check(select.getOffset(), SqlState.INVALID_ROW_COUNT_IN_RESULT_OFFSET, "OFFSET");
+                } else if (call instanceof SqlOrderBy orderBy) {
+                    check(orderBy.fetch, SqlState.INVALID_ROW_COUNT_IN_FETCH_FIRST, "LIMIT");
+                    check(orderBy.offset, SqlState.INVALID_ROW_COUNT_IN_RESULT_OFFSET, "OFFSET");
+                }
+                return super.visit(call);
+            }
+
+            private void check(SqlNode count, String state, String clause) {
+                if (bad[0] == null && count instanceof SqlNumericLiteral n
+                        && (!n.isExact() || (n.getScale() != null && n.getScale() > 0))) {
+                    bad[0] = new SqlError(state, clause + " takes a whole number of rows, not " + n);
+                }
+            }
+        });
+        if (bad[0] != null) {
+            throw bad[0];
+        }
+    }
+
+    /**
+     * Validates {@code parsed}. Whatever the validator throws is about the statement, so a failure it reports
+     * in an unexpected way (a Calcite shortcoming, not a KegDB fault) is still a 42000, not an internal error.
+     */
+    private static SqlNode validate(SqlValidator validator, SqlNode parsed) throws SqlError {
+        try {
+            return validator.validate(parsed);
+        } catch (RuntimeException | AssertionError e) {
+            SqlError error = SqlErrors.translate(e);
+            if (!error.sqlState().equals(SqlState.GENERAL_ERROR)) {
+                throw error;
+            }
+            throw new SqlError(SqlState.SYNTAX_ERROR, "invalid statement: " + e, e);
+        }
+    }
+
+    /** The parameters' types; Calcite cannot type a parameter in some places (ORDER BY ?). */
+    private static RelDataType parameterRowType(SqlValidator validator, SqlNode validated) throws SqlError {
+        try {
+            return validator.getParameterRowType(validated);
+        } catch (UnsupportedOperationException e) {
+            throw new SqlError(SqlState.SYNTAX_ERROR,
+                    "a parameter (?) cannot be used here: its type cannot be inferred", e);
+        }
+    }
+
+    private static boolean touchesSystemSchema(CalciteCatalogReader reader, SqlNode validated) {
+        SqlNode target = switch (validated.getKind()) {
+            case INSERT -> ((SqlInsert) validated).getTargetTable();
+            case UPDATE -> ((org.apache.calcite.sql.SqlUpdate) validated).getTargetTable();
+            case DELETE -> ((org.apache.calcite.sql.SqlDelete) validated).getTargetTable();
+            default -> null;
+        };
+        if (!(target instanceof org.apache.calcite.sql.SqlIdentifier id)) {
+            return false;
+        }
+        var table = reader.getTable(id.names);
+        return table != null && table.unwrap(SystemTable.class) != null;
+    }
+
+    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins) {
+        List<ColumnInfo> out = new ArrayList<>();
+        for (RelDataTypeField f : type.getFieldList()) {
+            List<String> origin = origins == null ? null : origins.get(f.getIndex());
+            String schemaName = origin != null && origin.size() >= 3 ? origin.get(origin.size() - 3) : "";
+            String table = origin != null && origin.size() >= 2 ? origin.get(origin.size() - 2) : "";
+            out.add(columnInfo(f.getName(), f.getType(), schemaName, table));
+        }
+        return out;
+    }
+
+    static ColumnInfo columnInfo(String name, RelDataType t, String schema, String table) {
+        int precision = t.getPrecision();
+        if (precision < 0 || precision == Integer.MAX_VALUE) {
+            precision = 0;
+        }
+        int scale = Math.max(t.getScale(), 0);
+        if (t.getScale() == RelDataType.SCALE_NOT_SPECIFIED) {
+            scale = 0;
+        }
+        return new ColumnInfo(name, t.getSqlTypeName().getJdbcOrdinal(), t.getSqlTypeName().getName(), precision,
+                scale, t.isNullable(), schema, table);
+    }
+}

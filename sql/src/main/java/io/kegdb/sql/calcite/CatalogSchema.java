@@ -1,0 +1,54 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.engine.KvStore;
+import io.kegdb.sql.SystemTableSource;
+import io.kegdb.sql.catalog.Catalog;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.AbstractSchema;
+
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** The Calcite schema tree of one catalog version: a schema per user schema, and SYS. */
+public final class CatalogSchema {
+
+    public final Catalog.Snapshot snapshot;
+    final CalciteSchema root;
+    public final List<SystemTable> systemTables;
+
+    public CatalogSchema(KvStore store, Catalog.Snapshot snapshot, List<SystemTableSource> extraSystemTables) {
+        this.snapshot = snapshot;
+        this.root = CalciteSchema.createRootSchema(false, false);
+        SchemaPlus plus = root.plus();
+        snapshot.schemas().forEach((name, tables) -> {
+            Map<String, Table> map = new LinkedHashMap<>();
+            tables.forEach((t, def) -> map.put(t, new KvTable(def)));
+            plus.add(name, new FixedSchema(map));
+        });
+        this.systemTables = SystemTable.all(store, snapshot, extraSystemTables);
+        Map<String, Table> sys = new LinkedHashMap<>();
+        systemTables.forEach(t -> sys.put(t.name, t));
+        plus.add(Catalog.SYSTEM_SCHEMA, new FixedSchema(sys));
+    }
+
+    SchemaPlus plus() {
+        return root.plus();
+    }
+
+    /** A schema whose tables are fixed when it is made. */
+    private static final class FixedSchema extends AbstractSchema {
+        private final Map<String, Table> tables;
+
+        FixedSchema(Map<String, Table> tables) {
+            this.tables = tables;
+        }
+
+        @Override
+        protected Map<String, Table> getTableMap() {
+            return tables;
+        }
+    }
+}

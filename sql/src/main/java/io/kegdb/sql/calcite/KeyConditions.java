@@ -1,0 +1,286 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.sql.catalog.ColumnType;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.KeyOperand;
+import com.google.common.collect.BoundType;
+import com.google.common.collect.Range;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.rex.RexCall;
+import org.apache.calcite.rex.RexDynamicParam;
+import org.apache.calcite.rex.RexInputRef;
+import org.apache.calcite.rex.RexLiteral;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexUtil;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.Sarg;
+
+import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Splits a filter on a key/value table into the key ranges a scan can read ({@code K = x}, {@code K IN},
+ * ranges, Sargs, {@code LIKE 'p%'}) and the rest, which stays a filter. A conjunct is pushed only when
+ * the ranges select exactly the rows it accepts.
+ */
+final class KeyConditions {
+
+    /** The pushed ranges and the conjuncts left over (null when none). */
+    record Split(KeyPredicate predicate, RexNode residual) {
+    }
+
+    private final TableDef def;
+
+    KeyConditions(TableDef def) {
+        this.def = def;
+    }
+
+    /**
+     * Picks, in this order: a conjunct selecting points (=, IN, OR of =); one lower and one upper comparison;
+     * a Sarg or {@code LIKE 'p%'}; the literal prefix of any other LIKE on the key (keeping it as a filter).
+     * Null if no conjunct constrains the key.
+     */
+    Split split(RexNode condition, RexBuilder rexBuilder) {
+        List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(condition);
+        Split s = exactConjunct(conjuncts, true, rexBuilder);
+        if (s == null) {
+            s = comparisons(conjuncts, rexBuilder);
+        }
+        if (s == null) {
+            s = exactConjunct(conjuncts, false, rexBuilder);
+        }
+        if (s == null) {
+            for (RexNode c : conjuncts) {
+                String prefix = likePrefix(c);
+                if (prefix != null) {
+                    return new Split(new KeyPredicate(List.of(KeyRange.startingWith(KeyOperand.literal(prefix)))),
+                            condition);
+                }
+            }
+        }
+        return s;
+    }
+
+    /** The first conjunct whose ranges select exactly its rows (only point sets if {@code pointsOnly}). */
+    private Split exactConjunct(List<RexNode> conjuncts, boolean pointsOnly, RexBuilder rexBuilder) {
+        for (int i = 0; i < conjuncts.size(); i++) {
+            List<KeyRange> r = ranges(conjuncts.get(i));
+            if (r != null && (!pointsOnly || r.stream().allMatch(KeyRange::isPoint))) {
+                List<RexNode> rest = new ArrayList<>(conjuncts);
+                rest.remove(i);
+                return new Split(new KeyPredicate(r), residual(rest, rexBuilder));
+            }
+        }
+        return null;
+    }
+
+    /** One range from the first lower and the first upper comparison of the key; null if there is neither. */
+    private Split comparisons(List<RexNode> conjuncts, RexBuilder rexBuilder) {
+        Bound lo = null;
+        Bound hi = null;
+        List<RexNode> rest = new ArrayList<>();
+        for (RexNode c : conjuncts) {
+            Bound b = comparison(c);
+            if (b != null && b.lower && lo == null) {
+                lo = b;
+            } else if (b != null && !b.lower && hi == null) {
+                hi = b;
+            } else {
+                rest.add(c);
+            }
+        }
+        if (lo == null && hi == null) {
+            return null;
+        }
+        KeyRange range = new KeyRange(lo == null ? null : lo.operand, lo != null && lo.inclusive,
+                hi == null ? null : hi.operand, hi != null && hi.inclusive, false);
+        return new Split(new KeyPredicate(List.of(range)), residual(rest, rexBuilder));
+    }
+
+    private static RexNode residual(List<RexNode> rest, RexBuilder rexBuilder) {
+        return rest.isEmpty() ? null : RexUtil.composeConjunction(rexBuilder, rest);
+    }
+
+    /** The literal text before the first wildcard of {@code K LIKE 'pattern'}, or null if there is none. */
+    private String likePrefix(RexNode node) {
+        String pattern = node.getKind() == SqlKind.LIKE ? keyLikePattern((RexCall) node) : null;
+        if (pattern == null || pattern.indexOf('\\') >= 0) {
+            return null;
+        }
+        int end = 0;
+        while (end < pattern.length() && pattern.charAt(end) != '%' && pattern.charAt(end) != '_') {
+            end++;
+        }
+        return end == 0 ? null : pattern.substring(0, end);
+    }
+
+    private record Bound(KeyOperand operand, boolean lower, boolean inclusive) {
+    }
+
+    /** {@code K op x} or {@code x op K} for op one of {@code < <= > >=}. */
+    private Bound comparison(RexNode node) {
+        SqlKind kind = node.getKind();
+        if (kind != SqlKind.LESS_THAN && kind != SqlKind.LESS_THAN_OR_EQUAL && kind != SqlKind.GREATER_THAN
+                && kind != SqlKind.GREATER_THAN_OR_EQUAL) {
+            return null;
+        }
+        RexCall call = (RexCall) node;
+        RexNode a = call.operands.get(0);
+        RexNode b = call.operands.get(1);
+        if (!isKey(a)) {
+            if (!isKey(b)) {
+                return null;
+            }
+            kind = kind.reverse();
+            b = a;
+        }
+        KeyOperand op = operand(b);
+        if (op == null) {
+            return null;
+        }
+        return switch (kind) {
+            case GREATER_THAN -> new Bound(op, true, false);
+            case GREATER_THAN_OR_EQUAL -> new Bound(op, true, true);
+            case LESS_THAN -> new Bound(op, false, false);
+            default -> new Bound(op, false, true);
+        };
+    }
+
+    /** Ranges selecting exactly the rows {@code node} accepts, or null. */
+    List<KeyRange> ranges(RexNode node) {
+        switch (node.getKind()) {
+            case EQUALS: {
+                RexCall call = (RexCall) node;
+                RexNode a = call.operands.get(0);
+                RexNode b = call.operands.get(1);
+                KeyOperand op = isKey(a) ? operand(b) : isKey(b) ? operand(a) : null;
+                return op == null ? null : List.of(KeyRange.point(op));
+            }
+            case OR: {
+                List<KeyRange> out = new ArrayList<>();
+                for (RexNode d : ((RexCall) node).operands) {
+                    List<KeyRange> r = ranges(d);
+                    if (r == null || !r.stream().allMatch(KeyRange::isPoint)) {
+                        return null;
+                    }
+                    out.addAll(r);
+                }
+                return out;
+            }
+            case SEARCH:
+                return sarg((RexCall) node);
+            case LIKE:
+                return like((RexCall) node);
+            default:
+                return null;
+        }
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private List<KeyRange> sarg(RexCall call) {
+        if (!isKey(call.operands.get(0)) || !(call.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        Sarg sarg = lit.getValueAs(Sarg.class);
+        if (sarg == null) {
+            return null;
+        }
+        List<KeyRange> out = new ArrayList<>();
+        for (Object o : sarg.rangeSet.asRanges()) {
+            Range r = (Range) o;
+            KeyOperand lo = null;
+            KeyOperand hi = null;
+            if (r.hasLowerBound()) {
+                Object v = internal(r.lowerEndpoint());
+                if (v == null) {
+                    return null;
+                }
+                lo = KeyOperand.literal(v);
+            }
+            if (r.hasUpperBound()) {
+                Object v = internal(r.upperEndpoint());
+                if (v == null) {
+                    return null;
+                }
+                hi = KeyOperand.literal(v);
+            }
+            boolean loInc = r.hasLowerBound() && r.lowerBoundType() == BoundType.CLOSED;
+            boolean hiInc = r.hasUpperBound() && r.upperBoundType() == BoundType.CLOSED;
+            if (lo != null && hi != null && loInc && hiInc && lo.literal().equals(hi.literal())) {
+                out.add(KeyRange.point(lo));
+            } else {
+                out.add(new KeyRange(lo, loInc, hi, hiInc, false));
+            }
+        }
+        return out;
+    }
+
+    private List<KeyRange> like(RexCall call) {
+        String pattern = keyLikePattern(call);
+        if (pattern == null || !pattern.endsWith("%")) {
+            return null;
+        }
+        String prefix = pattern.substring(0, pattern.length() - 1);
+        if (prefix.indexOf('%') >= 0 || prefix.indexOf('_') >= 0 || prefix.indexOf('\\') >= 0) {
+            return null;
+        }
+        return List.of(KeyRange.startingWith(KeyOperand.literal(prefix)));
+    }
+
+    /** The pattern of {@code K LIKE 'pattern'} on a VARCHAR key (no ESCAPE clause), or null. */
+    private String keyLikePattern(RexCall like) {
+        if (def.keyType() != ColumnType.VARCHAR || like.operands.size() != 2 || !isKey(like.operands.get(0))
+                || !(like.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        return lit.getValueAs(String.class);
+    }
+
+    private static boolean isKey(RexNode node) {
+        return node instanceof RexInputRef ref && ref.getIndex() == 0;
+    }
+
+    /** A literal or parameter usable as a key bound, or null. */
+    private KeyOperand operand(RexNode node) {
+        if (node instanceof RexDynamicParam p) {
+            return KeyOperand.param(p.getIndex());
+        }
+        if (node.getKind() == SqlKind.CAST && ((RexCall) node).operands.get(0) instanceof RexDynamicParam p) {
+            return KeyOperand.param(p.getIndex());
+        }
+        if (node instanceof RexLiteral lit && !lit.isNull()) {
+            SqlTypeFamily family = lit.getType().getSqlTypeName().getFamily();
+            Object value = switch (def.keyType()) {
+                case VARCHAR -> family == SqlTypeFamily.CHARACTER ? lit.getValueAs(String.class) : null;
+                case VARBINARY -> family == SqlTypeFamily.BINARY ? lit.getValueAs(ByteString.class) : null;
+                case BIGINT -> family == SqlTypeFamily.NUMERIC ? exactLong(lit.getValueAs(BigDecimal.class)) : null;
+            };
+            return value == null ? null : KeyOperand.literal(value);
+        }
+        return null;
+    }
+
+    /** A Sarg endpoint in internal form, or null if it is not exactly a key value. */
+    private Object internal(Object endpoint) {
+        return switch (def.keyType()) {
+            case VARCHAR -> endpoint instanceof NlsString s ? s.getValue() : null;
+            case VARBINARY -> endpoint instanceof ByteString b ? b : null;
+            case BIGINT -> endpoint instanceof BigDecimal d ? exactLong(d) : null;
+        };
+    }
+
+    private static Long exactLong(BigDecimal d) {
+        if (d == null) {
+            return null;
+        }
+        try {
+            return d.longValueExact();
+        } catch (ArithmeticException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.sql.SqlError;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.ExecutionContext;
+import io.kegdb.sql.plan.KeyOperand;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+
+/** The key ranges a scan reads, resolved to byte bounds at execution time. */
+record KeyPredicate(List<KeyRange> ranges) {
+
+    /** One resolved range: a single key ({@code point}) or {@code from <= key < to}. */
+    record Bounds(byte[] from, byte[] to, boolean point) {
+    }
+
+    /** Byte bounds in ascending key order; points are deduplicated and a NULL operand matches nothing. */
+    List<Bounds> resolve(TableDef def, ExecutionContext ctx) throws SqlError {
+        List<Bounds> out = new ArrayList<>(ranges.size());
+        for (KeyRange r : ranges) {
+            if (r.isPoint()) {
+                Object v = keyValue(def, r.lo(), ctx);
+                if (v != null) {
+                    out.add(new Bounds(def.key(v), null, true));
+                }
+                continue;
+            }
+            byte[] from = def.prefix();
+            byte[] to = def.prefixEnd();
+            if (r.lo() != null) {
+                Object v = keyValue(def, r.lo(), ctx);
+                if (v == null) {
+                    continue;
+                }
+                from = def.key(v);
+                if (r.prefix()) {
+                    to = prefixEnd(from, def);
+                } else if (!r.loInclusive()) {
+                    from = successor(from);
+                }
+            }
+            if (r.hi() != null) {
+                Object v = keyValue(def, r.hi(), ctx);
+                if (v == null) {
+                    continue;
+                }
+                to = def.key(v);
+                if (r.hiInclusive()) {
+                    to = successor(to);
+                }
+            }
+            if (Arrays.compareUnsigned(from, to) < 0) {
+                out.add(new Bounds(from, to, false));
+            }
+        }
+        if (out.size() <= 1) {
+            return out;
+        }
+        out.sort(Comparator.comparing(Bounds::from, Arrays::compareUnsigned));
+        List<Bounds> distinct = new ArrayList<>(out.size());
+        for (Bounds b : out) {
+            Bounds last = distinct.isEmpty() ? null : distinct.get(distinct.size() - 1);
+            if (!(b.point() && last != null && last.point() && Arrays.equals(last.from(), b.from()))) {
+                distinct.add(b);
+            }
+        }
+        return distinct;
+    }
+
+    private static Object keyValue(TableDef def, KeyOperand op, ExecutionContext ctx) throws SqlError {
+        return def.keyType().coerce(op.value(ctx), def.keyColumn());
+    }
+
+    /** The smallest key greater than {@code key}: the key followed by a zero byte. */
+    private static byte[] successor(byte[] key) {
+        return Arrays.copyOf(key, key.length + 1);
+    }
+
+    /** The first key after all keys of {@code def} starting with {@code prefix} (a key of {@code def}). */
+    private static byte[] prefixEnd(byte[] prefix, TableDef def) {
+        byte[] end = prefix.clone();
+        for (int i = end.length - 1; i >= TableDef.PREFIX_LENGTH; i--) {
+            if (end[i] != (byte) 0xFF) {
+                end[i]++;
+                return Arrays.copyOf(end, i + 1);
+            }
+        }
+        // Prefix is all 0xFF (or empty): up to the end of the table's keyspace.
+        return def.prefixEnd();
+    }
+
+    @Override
+    public String toString() {
+        return ranges.toString();
+    }
+}

@@ -1,0 +1,142 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.KeyOperand;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.util.BuiltInMethod;
+
+import java.util.List;
+
+/**
+ * Reads a key/value table from the store: everything, or only the key ranges of a pushed-down predicate,
+ * in ascending or descending key order, stopping after {@code offset + fetch} rows, and optionally
+ * producing the key column alone.
+ */
+final class KvScan extends TableScan implements EnumerableRel {
+
+    final TableDef def;
+    final KeyPredicate predicate;
+    final boolean keysOnly;
+    final boolean descending;
+    final KeyOperand offset;
+    final KeyOperand fetch;
+
+    KvScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TableDef def, KeyPredicate predicate,
+           boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
+        super(cluster, ordered(traits, descending), List.of(), table);
+        this.def = def;
+        this.predicate = predicate;
+        this.keysOnly = keysOnly;
+        this.descending = descending;
+        this.offset = offset;
+        this.fetch = fetch;
+    }
+
+    /** Every scan produces key order, ascending or descending. */
+    private static RelTraitSet ordered(RelTraitSet traits, boolean descending) {
+        return traits.replace(RelCollations.of(new RelFieldCollation(0, descending
+                ? RelFieldCollation.Direction.DESCENDING : RelFieldCollation.Direction.ASCENDING)));
+    }
+
+    static KvScan full(RelOptCluster cluster, RelOptTable table, TableDef def) {
+        return new KvScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, def, null, false,
+                false, null, null);
+    }
+
+    boolean limited() {
+        return fetch != null || offset != null;
+    }
+
+    KvScan withPredicate(KeyPredicate p) {
+        return new KvScan(getCluster(), traitSet, table, def, p, keysOnly, descending, offset, fetch);
+    }
+
+    KvScan withKeysOnly() {
+        return new KvScan(getCluster(), traitSet, table, def, predicate, true, descending, offset, fetch);
+    }
+
+    KvScan withOrder(boolean desc, KeyOperand off, KeyOperand limit) {
+        return new KvScan(getCluster(), traitSet, table, def, predicate, keysOnly, desc, off, limit);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new KvScan(getCluster(), traitSet, table, def, predicate, keysOnly, descending, offset, fetch);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        RelDataType full = table.getRowType();
+        if (!keysOnly) {
+            return full;
+        }
+        return getCluster().getTypeFactory().builder().add(full.getFieldList().get(0)).build();
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw)
+                .itemIf("keys", predicate, predicate != null)
+                .itemIf("keysOnly", true, keysOnly)
+                .itemIf("desc", true, descending)
+                .itemIf("offset", offset, offset != null)
+                .itemIf("fetch", fetch, fetch != null);
+    }
+
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        double rows = KvTable.ROW_COUNT_GUESS;
+        if (predicate != null) {
+            double selected = 0;
+            for (KeyRange r : predicate.ranges()) {
+                selected += r.isPoint() ? 1 : rows * (r.prefix() ? 0.05 : 0.25);
+            }
+            rows = Math.min(rows, selected);
+        }
+        if (fetch != null) {
+            long n = fetch.literal() instanceof Number num ? num.longValue() : 100;
+            long skip = offset != null && offset.literal() instanceof Number o ? o.longValue() : 0;
+            rows = Math.min(rows, n + skip);
+        }
+        return Math.max(rows, 1);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double rows = estimateRowCount(mq);
+        double cpu = rows * (keysOnly ? 0.5 : 1.0);
+        return planner.getCostFactory().makeCost(rows, cpu, rows);
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+        PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
+                keysOnly ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY);
+        Expression source = implementor.stash(
+                new KvScanSource(def, predicate, keysOnly, descending, offset, fetch), ScannableTable.class);
+        return implementor.result(physType, Blocks.toBlock(
+                Expressions.call(source, BuiltInMethod.SCANNABLE_TABLE_SCAN.method, DataContext.ROOT)));
+    }
+}

@@ -1,0 +1,247 @@
+package io.kegdb.sql.txn;
+
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.WriteBatch;
+
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.NoSuchElementException;
+import java.util.concurrent.ConcurrentSkipListMap;
+
+/**
+ * Buffered writes over a {@link ReadView}, read back merged with it (read-your-writes). A session's
+ * transaction is one overlay over the store; each statement writes into its own overlay over that, so a
+ * failing statement is discarded whole.
+ *
+ * <p>Point reads and writes go to a hash map kept in first-write order (a batch of ascending inserts is
+ * committed ascending, the cheapest order for the store's index). Key order is needed only by scans: the
+ * first scan builds a skip-list copy, kept up to date from then on, so a transaction of point writes (a
+ * batch of INSERTs) never pays for ordering. The skip list keeps cursors that are still open valid while
+ * later statements write.
+ */
+public final class Overlay implements ReadView {
+
+    private static final Comparator<byte[]> ORDER = Arrays::compareUnsigned;
+
+    /** A buffered write. INSERT must find its key absent when the batch is applied (putIfAbsent). */
+    enum Kind { PUT, DELETE, INSERT }
+
+    record Pending(Kind kind, byte[] value) {
+    }
+
+    private final ReadView base;
+    /** In the order keys were first written, which becomes the order of the commit's records. */
+    private final PendingWrites pending = new PendingWrites();
+    /** The same writes in key order; null until a scan needs them. */
+    private ConcurrentSkipListMap<byte[], Pending> ordered;
+
+    public Overlay(ReadView base) {
+        this.base = base;
+    }
+
+    public boolean isEmpty() {
+        return pending.isEmpty();
+    }
+
+    int size() {
+        return pending.size();
+    }
+
+    public void clear() {
+        pending.clear();
+        if (ordered != null) {
+            ordered.clear(); // cursors still open over it see the writes gone, as after a rollback they are
+            ordered = null;
+        }
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        Pending p = pending.get(key);
+        if (p != null) {
+            return p.kind() == Kind.DELETE ? null : p.value();
+        }
+        return base.get(key);
+    }
+
+    @Override
+    public boolean contains(byte[] key) {
+        Pending p = pending.get(key);
+        if (p != null) {
+            return p.kind() != Kind.DELETE;
+        }
+        return base.contains(key);
+    }
+
+    private void set(byte[] key, Pending p) {
+        pending.put(key, p);
+        if (ordered != null) {
+            ordered.put(key, p);
+        }
+    }
+
+    public void put(byte[] key, byte[] value) {
+        Pending prev = pending.get(key);
+        set(key, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
+    }
+
+    /** Records an insert whose key the caller found absent. */
+    void insert(byte[] key, byte[] value) {
+        Pending prev = pending.get(key);
+        // Re-inserting a key deleted in this overlay overwrites the committed row: a plain put.
+        set(key, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
+    }
+
+    /**
+     * INSERT of one row: records it and returns true if {@code key} is absent here and in the base, else
+     * changes nothing and returns false. One lookup in this overlay and, for a key it does not hold, one
+     * existence check of the base (no value is read).
+     */
+    public boolean insertIfAbsent(byte[] key, byte[] value) {
+        Pending prev = pending.get(key);
+        if (prev != null) {
+            if (prev.kind() != Kind.DELETE) {
+                return false;
+            }
+            set(key, new Pending(Kind.PUT, value));
+            return true;
+        }
+        if (base.contains(key)) {
+            return false;
+        }
+        set(key, new Pending(Kind.INSERT, value));
+        return true;
+    }
+
+    public void delete(byte[] key) {
+        Pending prev = pending.get(key);
+        if (prev != null && prev.kind() == Kind.INSERT) {
+            pending.remove(key);
+            if (ordered != null) {
+                ordered.remove(key);
+            }
+        } else {
+            set(key, new Pending(Kind.DELETE, null));
+        }
+    }
+
+    /** Moves the writes of {@code statement} (an overlay over this one) into this overlay. */
+    public void absorb(Overlay statement) {
+        statement.pending.forEach((key, write) -> {
+            switch (write.kind()) {
+                case PUT -> put(key, write.value());
+                case DELETE -> delete(key);
+                case INSERT -> insert(key, write.value());
+            }
+        });
+    }
+
+    /** The buffered writes as one atomic batch, in the order they were first made. */
+    public WriteBatch toBatch() {
+        WriteBatch batch = new WriteBatch();
+        pending.forEach((key, write) -> {
+            switch (write.kind()) {
+                case PUT -> batch.put(key, write.value());
+                case DELETE -> batch.delete(key);
+                case INSERT -> batch.putIfAbsent(key, write.value());
+            }
+        });
+        return batch;
+    }
+
+    /** The writes in key order, built on first use. */
+    private NavigableMap<byte[], Pending> ordered() {
+        if (ordered == null) {
+            ConcurrentSkipListMap<byte[], Pending> o = new ConcurrentSkipListMap<>(ORDER);
+            pending.forEach(o::put);
+            ordered = o;
+        }
+        return ordered;
+    }
+
+    @Override
+    public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+        if (pending.isEmpty()) {
+            return base.scan(from, to, descending);
+        }
+        NavigableMap<byte[], Pending> all = ordered();
+        NavigableMap<byte[], Pending> range = all;
+        if (from != null && to != null) {
+            range = ORDER.compare(from, to) >= 0 ? all.subMap(from, true, from, false)
+                    : all.subMap(from, true, to, false);
+        } else if (from != null) {
+            range = all.tailMap(from, true);
+        } else if (to != null) {
+            range = all.headMap(to, false);
+        }
+        if (range.isEmpty()) {
+            return base.scan(from, to, descending);
+        }
+        return new Merged(base.scan(from, to, descending),
+                (descending ? range.descendingMap() : range).entrySet().iterator(),
+                descending ? ORDER.reversed() : ORDER);
+    }
+
+    /** Merges the base's pairs with buffered writes in key order; buffered writes win. */
+    private static final class Merged implements KvIterator {
+        private final KvIterator base;
+        private final Iterator<Map.Entry<byte[], Pending>> writes;
+        private final Comparator<byte[]> order;
+        private KeyValue nextBase;
+        private Map.Entry<byte[], Pending> nextWrite;
+        private KeyValue next;
+
+        Merged(KvIterator base, Iterator<Map.Entry<byte[], Pending>> writes, Comparator<byte[]> order) {
+            this.base = base;
+            this.writes = writes;
+            this.order = order;
+            nextBase = base.hasNext() ? base.next() : null;
+            nextWrite = writes.hasNext() ? writes.next() : null;
+            advance();
+        }
+
+        private void advance() {
+            next = null;
+            while (next == null && (nextBase != null || nextWrite != null)) {
+                int c = nextBase == null ? 1 : nextWrite == null ? -1 : order.compare(nextBase.key(), nextWrite.getKey());
+                if (c < 0) {
+                    next = nextBase;
+                    nextBase = base.hasNext() ? base.next() : null;
+                } else {
+                    if (c == 0) {
+                        nextBase = base.hasNext() ? base.next() : null;
+                    }
+                    Pending p = nextWrite.getValue();
+                    if (p.kind() != Kind.DELETE) {
+                        next = new KeyValue(nextWrite.getKey(), p.value());
+                    }
+                    nextWrite = writes.hasNext() ? writes.next() : null;
+                }
+            }
+        }
+
+        @Override
+        public boolean hasNext() {
+            return next != null;
+        }
+
+        @Override
+        public KeyValue next() {
+            if (next == null) {
+                throw new NoSuchElementException();
+            }
+            KeyValue out = next;
+            advance();
+            return out;
+        }
+
+        @Override
+        public void close() {
+            base.close();
+        }
+    }
+}

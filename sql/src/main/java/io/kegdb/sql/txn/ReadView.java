@@ -1,0 +1,18 @@
+package io.kegdb.sql.txn;
+
+import io.kegdb.engine.KvIterator;
+
+/** What a statement reads: the store, or the store seen through uncommitted writes. */
+public interface ReadView {
+
+    /** The value of {@code key}, or null when absent. */
+    byte[] get(byte[] key);
+
+    /** Whether {@code key} is present; reads no value where the store can avoid it. */
+    default boolean contains(byte[] key) {
+        return get(key) != null;
+    }
+
+    /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
+    KvIterator scan(byte[] from, byte[] to, boolean descending);
+}

@@ -1,0 +1,23 @@
+package io.kegdb.sql.txn;
+
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+
+/** Reads straight from the store. */
+public record StoreView(KvStore store) implements ReadView {
+
+    @Override
+    public byte[] get(byte[] key) {
+        return store.get(key);
+    }
+
+    @Override
+    public boolean contains(byte[] key) {
+        return store.contains(key);
+    }
+
+    @Override
+    public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+        return descending ? store.scanDescending(from, to) : store.scan(from, to);
+    }
+}
