@@ -27,8 +27,22 @@ public final class PowerLossStores {
 
     /** Runs {@code cut} after every fsync of a file or directory, on the thread that made it. */
     public void onSync(Runnable cut) {
+        onSyncAndSampled(0, 0, cut);
+    }
+
+    /**
+     * Runs {@code cut} after every fsync of a file or directory and after each other change with chance
+     * {@code between} (drawn from {@code seed}), on the thread that made it.
+     */
+    public void onSyncAndSampled(double between, long seed, Runnable cut) {
+        Random choice = new Random(seed);
         files.onEvent(e -> {
-            if (e == PowerLossFiles.Event.FILE_SYNC || e == PowerLossFiles.Event.DIRECTORY_SYNC) {
+            boolean sync = e == PowerLossFiles.Event.FILE_SYNC || e == PowerLossFiles.Event.DIRECTORY_SYNC;
+            boolean sampled;
+            synchronized (choice) {
+                sampled = choice.nextDouble() < between;
+            }
+            if (sync || sampled) {
                 cut.run();
             }
         });
