@@ -187,20 +187,13 @@ final class Recovery {
     }
 
     /**
-     * Truncates segment {@code s} (unmapped first) at {@code at}, durably. Should that be below its durable
-     * mark (a file cut short below it), the mark comes down too, or records appended next would count as
-     * fsynced.
+     * Truncates segment {@code s} (unmapped first) at {@code at}, durably. A mark left above the cut is
+     * lowered when the write path reopens the segment ({@link SegmentWriter#reopen}).
      */
     static void cutTail(FileLayer files, Segment s, int at) throws IOException {
         s.unmap();
         try (FileChannel ch = files.open(s.path(), StandardOpenOption.WRITE)) {
             ch.truncate(at);
-            if (s.header().mark() > at) {
-                ByteBuffer header = s.header().withMark(at).encode();
-                while (header.hasRemaining()) {
-                    ch.write(header, header.position());
-                }
-            }
             ch.force(true);
         }
     }

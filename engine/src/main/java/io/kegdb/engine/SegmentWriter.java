@@ -114,7 +114,13 @@ final class SegmentWriter {
         FileChannel ch = files.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
-            return new SegmentWriter(segment, files, ch, map, (int) segment.length());
+            SegmentWriter w = new SegmentWriter(segment, files, ch, map, (int) segment.length());
+            if (segment.header().mark() > segment.length()) {
+                // The file ends below its mark (cut short, or a backup copied while the mark moved on): lower it,
+                // or what is appended next would count as fsynced. The fsync that makes appends durable carries it.
+                w.putMark((int) segment.length());
+            }
+            return w;
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -384,14 +390,18 @@ final class SegmentWriter {
      * an older, lower one. Version 1 segments have no mark.
      */
     private synchronized void writeMark(int durable) throws IOException {
-        if (durable <= markWritten || !segment.header().hasMark()) {
-            return;
+        if (durable > markWritten && segment.header().hasMark()) {
+            putMark(durable);
         }
-        ByteBuffer header = segment.header().withMark(durable).encode();
+    }
+
+    /** Rewrites the header with durable mark {@code mark}. */
+    private synchronized void putMark(int mark) throws IOException {
+        ByteBuffer header = segment.header().withMark(mark).encode();
         while (header.hasRemaining()) {
             channel.write(header, header.position());
         }
-        markWritten = durable;
+        markWritten = mark;
     }
 
     private void sync(boolean metadata) throws IOException {

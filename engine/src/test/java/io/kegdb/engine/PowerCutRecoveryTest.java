@@ -134,6 +134,34 @@ class PowerCutRecoveryTest {
         }
     }
 
+    /**
+     * A newest segment cut short below its durable mark (a truncated copy): open cuts the torn record, and
+     * the write path lowers the mark before appending, so records appended later never count as fsynced.
+     */
+    @Test
+    void aSegmentCutBelowItsMarkGetsTheMarkLoweredBeforeAppends() throws IOException {
+        Path store = tmp.resolve("store");
+        try (Bitcask db = Bitcask.open(store, OPTIONS)) {
+            for (int i = 0; i < 20; i++) {
+                db.put(b("k" + i), new byte[100], Durability.SYNC);
+            }
+        }
+        Files.deleteIfExists(store.resolve(Segment.fileName(1, HintFile.SUFFIX)));
+        Path segment = SegmentFiles.list(store).get(0);
+        assertEquals(Files.size(segment), SegmentHeader.decode(SegmentFiles.headerBytes(segment), segment).mark());
+        long cut = Files.size(segment) - 50; // inside the last record
+        try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
+            ch.truncate(cut);
+        }
+        try (Bitcask db = Bitcask.open(store, OPTIONS)) {
+            assertEquals(19, db.stats().keys());
+            db.put(b("later"), new byte[100], Durability.NO_SYNC);
+            int mark = SegmentHeader.decode(SegmentFiles.headerBytes(segment), segment).mark();
+            assertTrue(mark <= db.table().get(1).length() - RecordFormat.size(5, 100),
+                    "the mark " + mark + " is at most the data before the new record");
+        }
+    }
+
     private static void rewriteHeader(Path segment, SegmentHeader header) throws IOException {
         try (FileChannel ch = FileChannel.open(segment, StandardOpenOption.WRITE)) {
             ByteBuffer h = header.encode();
