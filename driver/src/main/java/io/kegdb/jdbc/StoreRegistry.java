@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.Bitcask;
+import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
 import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlDatabase;
@@ -26,8 +27,24 @@ final class StoreRegistry {
 
     private final Map<String, SharedStore> open = new HashMap<>();
 
+    /** Opens an engine store for a directory URL. */
+    @FunctionalInterface
+    interface EngineOpener {
+        KvStore open(Path dir, BitcaskOptions options) throws IOException;
+    }
+
+    /** {@link Bitcask#open(Path, BitcaskOptions)}, unless a test put its own (the power-loss tests do). */
+    private EngineOpener engine = Bitcask::open;
+
     static StoreRegistry instance() {
         return INSTANCE;
+    }
+
+    /** Opens directory stores with {@code opener} from now on; returns the one it replaces. Tests only. */
+    synchronized EngineOpener openEnginesWith(EngineOpener opener) {
+        EngineOpener previous = engine;
+        engine = opener;
+        return previous;
     }
 
     /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
@@ -73,7 +90,7 @@ final class StoreRegistry {
         }
     }
 
-    private static SharedStore openStore(String key, ConnectionSettings settings) throws SQLException {
+    private SharedStore openStore(String key, ConnectionSettings settings) throws SQLException {
         KvStore store;
         boolean storeReadOnly = !settings.inMemory() && settings.readOnly();
         if (settings.raft() != null) {
@@ -82,7 +99,7 @@ final class StoreRegistry {
             store = KvStore.inMemory();
         } else {
             try {
-                store = Bitcask.open(Path.of(key), settings.engineOptions());
+                store = engine.open(Path.of(key), settings.engineOptions());
             } catch (IOException | RuntimeException e) {
                 throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot open database " + key + ": " + e.getMessage(), e);
             }

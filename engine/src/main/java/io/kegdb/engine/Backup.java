@@ -17,17 +17,19 @@ import java.util.List;
 final class Backup {
 
     private final WritePath writes;
+    private final FileLayer files;
     private final Path target;
     private final MaintenanceListener listener;
 
-    Backup(WritePath writes, Path target, MaintenanceListener listener) {
+    Backup(WritePath writes, FileLayer files, Path target, MaintenanceListener listener) {
         this.writes = writes;
+        this.files = files;
         this.target = target;
         this.listener = listener;
     }
 
     void run() throws IOException {
-        Files.createDirectories(target);
+        Directories.createDurably(files, target);
         try (DirectoryStream<Path> existing = Files.newDirectoryStream(target, "*.data")) {
             if (existing.iterator().hasNext()) {
                 throw new IOException(target + ": backup target already holds a store");
@@ -57,17 +59,17 @@ final class Backup {
                     try {
                         copy(hint, hintTo, Files.size(hint), written);
                     } catch (java.nio.file.NoSuchFileException raced) {
-                        Files.deleteIfExists(hintTo);
+                        files.deleteIfExists(hintTo);
                     }
                 }
                 listener.progress(done, total, ++copied, segments.size());
             }
-            Directories.sync(target);
+            files.syncDirectory(target);
         } catch (IOException | RuntimeException e) {
             // A partial copy is no backup: remove it, so the target can be used again once there is room.
             for (Path p : written) {
                 try {
-                    Files.deleteIfExists(p);
+                    files.deleteIfExists(p);
                 } catch (IOException suppressed) {
                     e.addSuppressed(suppressed);
                 }
@@ -76,9 +78,9 @@ final class Backup {
         }
     }
 
-    private static void copy(Path from, Path to, long length, List<Path> written) throws IOException {
+    private void copy(Path from, Path to, long length, List<Path> written) throws IOException {
         try (FileChannel in = FileChannel.open(from, StandardOpenOption.READ);
-             FileChannel out = FileChannel.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+             FileChannel out = files.open(to, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
             written.add(to);
             long done = 0;
             while (done < length) {

@@ -40,6 +40,8 @@ public final class Bitcask implements KvStore {
     private final Path dir;
     private final BitcaskOptions options;
     private final DirectoryLock dirLock;
+    /** Where every byte the store writes goes: {@link FileLayer#DISK} unless a test records them. */
+    private final FileLayer files;
     private final SegmentTable table;
     private final KeyDir keyDir;
     /** Held by merge and backup, which must not delete or copy files under each other. */
@@ -55,9 +57,10 @@ public final class Bitcask implements KvStore {
     private volatile long merges;
     private volatile boolean closed;
 
-    private Bitcask(Path dir, BitcaskOptions options, DirectoryLock dirLock, Recovery.Result recovered)
-            throws IOException {
+    private Bitcask(Path dir, FileLayer files, BitcaskOptions options, DirectoryLock dirLock,
+                    Recovery.Result recovered) throws IOException {
         this.dir = dir;
+        this.files = files;
         this.options = options;
         this.dirLock = dirLock;
         this.table = recovered.table();
@@ -65,11 +68,11 @@ public final class Bitcask implements KvStore {
         if (options.readOnly()) {
             this.background = null;
             this.scheduler = null;
-            this.writes = new WritePath(dir, options, table, keyDir, recovered, null, this::scheduleHint);
+            this.writes = new WritePath(dir, files, options, table, keyDir, recovered, null, this::scheduleHint);
             return;
         }
         this.background = Executors.newSingleThreadExecutor(daemon("kegdb-background-" + dir.getFileName()));
-        this.writes = new WritePath(dir, options, table, keyDir, recovered, background, this::scheduleHint);
+        this.writes = new WritePath(dir, files, options, table, keyDir, recovered, background, this::scheduleHint);
         Segment active = writes.activeSegment();
         for (Segment s : table.all()) {
             if (s != active && !Files.exists(HintFile.pathFor(s))) {
@@ -96,17 +99,25 @@ public final class Bitcask implements KvStore {
      *                     sealed segment is damaged (the message names the file and offset)
      */
     public static Bitcask open(Path dir, BitcaskOptions options) throws IOException {
+        return open(dir, options, FileLayer.DISK);
+    }
+
+    /**
+     * {@link #open(Path, BitcaskOptions)} writing through {@code files}. Package-private on purpose: only the
+     * power-loss tests pass another layer, and a public hook would make the file layer an API to keep.
+     */
+    static Bitcask open(Path dir, BitcaskOptions options, FileLayer files) throws IOException {
         Objects.requireNonNull(dir, "dir");
         Objects.requireNonNull(options, "options");
         if (!options.readOnly()) {
-            Files.createDirectories(dir);
+            Directories.createDurably(files, dir);
         } else {
             requireStoreDirectory(dir);
         }
         DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
         try {
-            Recovery.Result recovered = Recovery.run(dir, options);
-            return new Bitcask(dir, options, lock, recovered);
+            Recovery.Result recovered = Recovery.run(dir, files, options);
+            return new Bitcask(dir, files, options, lock, recovered);
         } catch (IOException | RuntimeException | Error e) {
             try {
                 lock.close();
@@ -409,7 +420,7 @@ public final class Bitcask implements KvStore {
         maintenanceLock.lock();
         try {
             checkOpen();
-            new Backup(writes, target, listener).run();
+            new Backup(writes, files, target, listener).run();
         } finally {
             maintenanceLock.unlock();
         }
@@ -614,7 +625,7 @@ public final class Bitcask implements KvStore {
     }
 
     private Merge newMerge(MaintenanceListener listener) {
-        return new Merge(dir, options, table, keyDir, writes, listener);
+        return new Merge(dir, files, options, table, keyDir, writes, listener);
     }
 
     // ---------------------------------------------------------------- package-private, for tests
@@ -632,9 +643,9 @@ public final class Bitcask implements KvStore {
         return writes.activeWriter();
     }
 
-    private static void writeHintQuietly(Segment s) {
+    private void writeHintQuietly(Segment s) {
         try {
-            HintFile.write(s);
+            HintFile.write(files, s);
         } catch (IOException | RuntimeException e) {
             LOG.log(Level.WARNING, s.path() + ": writing the hint file failed; open will scan the segment", e);
         }

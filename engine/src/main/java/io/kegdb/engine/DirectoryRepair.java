@@ -81,9 +81,10 @@ final class DirectoryRepair {
     private void fixSegment(StoreAudit.SegmentResult r, boolean newestPlain) throws IOException {
         Segment s = r.segment();
         List<StoreAudit.Region> dropped = r.dropped();
-        boolean tailOnly = newestPlain && dropped.size() == 1 && StoreAudit.isTail(s, dropped.get(0));
-        if (tailOnly) {
-            truncate(s, dropped.get(0).from());
+        int tail = newestPlain ? StoreAudit.tornTail(s, dropped) : -1;
+        if (tail >= 0 && tail == dropped.get(0).from()) {
+            // Every damaged region is in the torn tail: cut it all, never keep a later record without the earlier ones.
+            truncate(s, tail);
         } else if (!dropped.isEmpty()) {
             rewrite(s, dropped, r.records());
         } else if (r.hintProblem() != null) {
@@ -93,11 +94,7 @@ final class DirectoryRepair {
 
     private void truncate(Segment s, int at) throws IOException {
         long cut = s.length() - at;
-        s.unmap();
-        try (FileChannel ch = FileChannel.open(s.path(), StandardOpenOption.WRITE)) {
-            ch.truncate(at);
-            ch.force(true);
-        }
+        Recovery.cutTail(FileLayer.DISK, s, at);
         changes.add(s.path() + ": truncated the torn tail at offset " + at + " (" + cut + " bytes)");
         dropHint(s);
     }
@@ -111,7 +108,7 @@ final class DirectoryRepair {
         Path tmp = s.path().resolveSibling(s.path().getFileName() + ".tmp");
         Files.deleteIfExists(tmp);
         ByteBuffer buf = s.buffer();
-        SegmentWriter out = SegmentWriter.create(dir, s.id(), s.header(), tmp, Math.max(s.length(), SegmentHeader.SIZE));
+        SegmentWriter out = SegmentWriter.create(FileLayer.DISK, dir, s.id(), s.header(), tmp, Math.max(s.length(), SegmentHeader.SIZE));
         boolean done = false;
         try {
             SegmentScanner.scan(buf, (int) s.length(), true, (type, offset, size) -> {

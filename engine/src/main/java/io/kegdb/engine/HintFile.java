@@ -6,7 +6,6 @@ import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.zip.CRC32C;
@@ -40,7 +39,7 @@ final class HintFile {
     }
 
     /** Builds the hint of {@code segment} from its data and writes it atomically (temp file, fsync, rename). */
-    static void write(Segment segment) throws IOException {
+    static void write(FileLayer files, Segment segment) throws IOException {
         ByteBuffer buf = segment.buffer();
         int limit = (int) segment.length();
         LastRecords last = lastRecordsByKey(segment, buf, limit);
@@ -55,7 +54,7 @@ final class HintFile {
         Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
         // Streamed through a small buffer: a hint is written after every roll, while writers keep going, and
         // holding it whole would add tens of MiB to the heap each time.
-        try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
+        try (FileChannel ch = files.open(tmp, StandardOpenOption.CREATE, StandardOpenOption.TRUNCATE_EXISTING,
                 StandardOpenOption.WRITE)) {
             CRC32C crc = new CRC32C();
             ByteBuffer out = ByteBuffer.allocate(WRITE_BUFFER);
@@ -82,11 +81,11 @@ final class HintFile {
             ch.force(true);
         } catch (IOException e) {
             // On a full disk the partial hint would only hold space the data needs; open rescans instead.
-            Files.deleteIfExists(tmp);
+            files.deleteIfExists(tmp);
             throw DiskFullException.classify(tmp, bytes, e);
         }
-        Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        Directories.sync(target.getParent());
+        files.move(tmp, target);
+        files.syncDirectory(target.getParent());
     }
 
 
@@ -319,8 +318,8 @@ final class HintFile {
         }
     }
 
-    static void delete(Segment segment) throws IOException {
-        Files.deleteIfExists(pathFor(segment));
+    static void delete(FileLayer files, Segment segment) throws IOException {
+        files.deleteIfExists(pathFor(segment));
     }
 
     /** The first 8 key bytes as an unsigned-comparable long, zero-padded; key length breaks ties later. */

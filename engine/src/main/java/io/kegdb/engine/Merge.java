@@ -3,9 +3,7 @@ package io.kegdb.engine;
 import java.io.IOException;
 import java.lang.System.Logger.Level;
 import java.nio.ByteBuffer;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -25,6 +23,11 @@ import java.util.List;
  * </ol>
  * At every crash point the directory holds the inputs, or the inputs and some outputs, or the outputs and
  * the newer part of the inputs: each replays to exactly the data the store had.
+ *
+ * <p>A record merge leaves behind (in step 1 or 2) is dead because of a newer write, which may still sit
+ * unsynced in the active segment (a NO_SYNC write, or a SYNC one whose fsync is still under way). So before
+ * the first input is deleted, every write so far is made durable: otherwise a power cut would take the
+ * newer write with it while the deleted input could no longer bring back the older one.
  */
 final class Merge {
 
@@ -32,6 +35,7 @@ final class Merge {
 
     private final WritePath writes;
     private final Path dir;
+    private final FileLayer files;
     private final BitcaskOptions options;
     private final SegmentTable table;
     private final KeyDir keyDir;
@@ -41,9 +45,10 @@ final class Merge {
     private int segmentsTotal;
     private int segmentsDone;
 
-    Merge(Path dir, BitcaskOptions options, SegmentTable table, KeyDir keyDir, WritePath writes,
+    Merge(Path dir, FileLayer files, BitcaskOptions options, SegmentTable table, KeyDir keyDir, WritePath writes,
           MaintenanceListener listener) {
         this.dir = dir;
+        this.files = files;
         this.options = options;
         this.table = table;
         this.keyDir = keyDir;
@@ -87,6 +92,9 @@ final class Merge {
     private boolean dropDeadPrefix(List<Segment> inputs) throws IOException {
         boolean dropped = false;
         while (!inputs.isEmpty() && inputs.get(0).liveBytes() == 0) {
+            if (!dropped) {
+                writes.flush(); // the writes that killed its records must outlive it
+            }
             Segment dead = inputs.remove(0);
             delete(dead);
             bytesDone += dead.length();
@@ -140,6 +148,7 @@ final class Merge {
                 out.abandon();
             }
         }
+        writes.flush(); // the writes that killed the records left behind must outlive the inputs
         for (Segment in : inputs) {
             delete(in);
             listener.progress(bytesDone, bytesTotal, ++segmentsDone, segmentsTotal);
@@ -148,9 +157,9 @@ final class Merge {
 
     private void delete(Segment s) throws IOException {
         table.remove(s);
-        HintFile.delete(s);
-        Files.deleteIfExists(s.path());
-        Directories.sync(dir);
+        HintFile.delete(files, s);
+        files.deleteIfExists(s.path());
+        files.syncDirectory(dir);
         listener.mergeStep(MaintenanceListener.MergeStep.INPUT_DELETED, s.path().getFileName().toString());
     }
 
@@ -166,7 +175,8 @@ final class Merge {
             finalPath = dir.resolve(Segment.fileName(id, ".data"));
             Path tmp = dir.resolve(Segment.fileName(id, ".data.tmp"));
             long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + (long) firstRecord);
-            writer = SegmentWriter.create(dir, id, new SegmentHeader(SegmentHeader.MERGED, order), tmp, capacity);
+            writer = SegmentWriter.create(files, dir, id, new SegmentHeader(SegmentHeader.MERGED, order), tmp,
+                    capacity);
         }
 
         void copy(Segment from, ByteBuffer buf, int offset, int size) throws IOException {
@@ -189,13 +199,13 @@ final class Merge {
             writer.seal();
             Segment seg = writer.segment();
             listener.mergeStep(MaintenanceListener.MergeStep.OUTPUT_WRITTEN, seg.path().getFileName().toString());
-            HintFile.write(seg);
+            HintFile.write(files, seg);
             listener.mergeStep(MaintenanceListener.MergeStep.HINT_WRITTEN,
                     HintFile.pathFor(seg).getFileName().toString());
-            Files.move(seg.path(), finalPath, StandardCopyOption.ATOMIC_MOVE);
+            files.move(seg.path(), finalPath);
             seg.renamedTo(finalPath);
             published = true;
-            Directories.sync(dir);
+            files.syncDirectory(dir);
             listener.mergeStep(MaintenanceListener.MergeStep.OUTPUT_INSTALLED, finalPath.getFileName().toString());
             table.add(seg);
             writes.moveMerged(seg, moves);
@@ -209,7 +219,7 @@ final class Merge {
                 return;
             }
             try {
-                Files.deleteIfExists(writer.segment().path());
+                files.deleteIfExists(writer.segment().path());
             } catch (IOException e) {
                 LOG.log(Level.WARNING, "cannot remove unfinished merge output " + writer.segment().path(), e);
             }

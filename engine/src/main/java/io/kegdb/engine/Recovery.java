@@ -17,6 +17,12 @@ import java.util.List;
  * sealed segments through their hint files where those check out, otherwise by scanning records. The
  * newest plain segment may end in a torn write, which is cut off; damage anywhere else fails the open
  * with the file and offset, unless the options ask for repair.
+ *
+ * <p>How much of the newest segment may be torn: a power cut keeps what was fsynced and, of what was written
+ * after, any pages in any order, so a hole may be followed by valid records. At or above the segment's
+ * durable mark ({@link SegmentHeader}) that is a torn tail, cut at the first damage (so a crash never keeps a
+ * newer write without the older ones); below it, fsynced data is damaged only by the disk, and damage
+ * followed by valid records fails the open as for a sealed segment.
  */
 final class Recovery {
 
@@ -27,18 +33,20 @@ final class Recovery {
     }
 
     private final Path dir;
+    private final FileLayer files;
     private final BitcaskOptions options;
     private final SegmentTable table;
     private KeyDir keyDir;
 
-    private Recovery(Path dir, BitcaskOptions options) {
+    private Recovery(Path dir, FileLayer files, BitcaskOptions options) {
         this.dir = dir;
+        this.files = files;
         this.options = options;
         this.table = new SegmentTable(options.maxOpenFiles());
     }
 
-    static Result run(Path dir, BitcaskOptions options) throws IOException {
-        return new Recovery(dir, options).run();
+    static Result run(Path dir, FileLayer files, BitcaskOptions options) throws IOException {
+        return new Recovery(dir, files, options).run();
     }
 
     private Result run() throws IOException {
@@ -96,15 +104,15 @@ final class Recovery {
 
     /** Removes what an interrupted merge or hint write left: temp files, hints without data. */
     private void removeLeftovers() throws IOException {
-        try (DirectoryStream<Path> files = Files.newDirectoryStream(dir)) {
-            for (Path f : files) {
+        try (DirectoryStream<Path> entries = Files.newDirectoryStream(dir)) {
+            for (Path f : entries) {
                 String name = f.getFileName().toString();
                 if (name.endsWith(".tmp")) {
                     LOG.log(Level.INFO, "removing unfinished file {0}", f);
-                    Files.delete(f);
+                    files.deleteIfExists(f);
                 } else if (name.endsWith(HintFile.SUFFIX)
                         && !Files.exists(f.resolveSibling(name.replace(HintFile.SUFFIX, ".data")))) {
-                    Files.delete(f);
+                    files.deleteIfExists(f);
                 }
             }
         }
@@ -125,7 +133,7 @@ final class Recovery {
                 if (newest && !options.readOnly() && SegmentFiles.isBlank(head)) {
                     // Created but never written before a crash: nothing in it was ever acknowledged.
                     LOG.log(Level.WARNING, "removing segment with an unwritten header {0}", f);
-                    Files.delete(f);
+                    files.deleteIfExists(f);
                     continue;
                 }
                 throw e;
@@ -160,7 +168,7 @@ final class Recovery {
             return;
         }
         ByteBuffer buf = s.buffer();
-        if (!options.repair() && r.badAt() < s.length()) {
+        if (!options.repair() && r.badAt() < s.length() && r.badAt() < s.header().tornFrom()) {
             int beyond = SegmentScanner.nextValidRecord(buf, r.badAt() + 1, (int) s.length());
             if (beyond >= 0) {
                 throw new IOException(s.path() + ": corrupt record at offset " + r.badAt()
@@ -174,12 +182,20 @@ final class Recovery {
         }
         LOG.log(Level.WARNING, "{0}: truncating torn tail at offset {1} ({2} bytes)",
                 s.path(), r.validEnd(), s.length() - r.validEnd());
+        cutTail(files, s, r.validEnd());
+        s.setLength(r.validEnd());
+    }
+
+    /**
+     * Truncates segment {@code s} (unmapped first) at {@code at}, durably. A mark left above the cut is
+     * lowered when the write path reopens the segment ({@link SegmentWriter#reopen}).
+     */
+    static void cutTail(FileLayer files, Segment s, int at) throws IOException {
         s.unmap();
-        try (FileChannel ch = FileChannel.open(s.path(), StandardOpenOption.WRITE)) {
-            ch.truncate(r.validEnd());
+        try (FileChannel ch = files.open(s.path(), StandardOpenOption.WRITE)) {
+            ch.truncate(at);
             ch.force(true);
         }
-        s.setLength(r.validEnd());
     }
 
     private SegmentScanner.Result scan(Segment s) {

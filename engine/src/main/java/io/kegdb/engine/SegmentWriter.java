@@ -5,7 +5,6 @@ import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.ClosedChannelException;
 import java.nio.channels.FileChannel;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.CompletableFuture;
@@ -23,10 +22,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * {@link #reserve} makes their bytes real on disk (see {@link SegmentSpace}), so a full disk fails the
  * write with an {@link IOException} instead of a fault inside the mapping. Sealing truncates the file to
  * its data and closes the channel. Only the store's single writer calls the mutating methods.
+ *
+ * <p>Every byte reaches the file through the {@link FileLayer} the writer was created with: positional
+ * writes through the channel it opened, copies into the mapping reported to it range by range. After each
+ * completed fsync the writer rewrites the header's durable mark ({@link SegmentHeader}) with the length
+ * that fsync covered.
  */
 final class SegmentWriter {
 
     private final Segment segment;
+    private final FileLayer files;
     private final FileChannel channel;
     private final MappedByteBuffer map;
     private int position;
@@ -44,10 +49,14 @@ final class SegmentWriter {
     private volatile boolean injectOnce;
     /** Set by tests to cut the next staged write short, as an I/O error part-way through it would. */
     private volatile IOException injectedWriteFailure;
+    /** The durable mark last written into the header; guarded by {@code this}. */
+    private int markWritten;
 
-    private SegmentWriter(Segment segment, FileChannel channel, MappedByteBuffer map, int position) {
+    private SegmentWriter(Segment segment, FileLayer files, FileChannel channel, MappedByteBuffer map, int position) {
         this.segment = segment;
+        this.files = files;
         this.channel = channel;
+        this.markWritten = (int) Math.min(segment.header().mark(), position);
         this.map = map;
         this.position = position;
         this.allocated = position;
@@ -56,16 +65,16 @@ final class SegmentWriter {
     }
 
     /** Creates segment {@code id} (order = id) able to hold {@code capacity} bytes, durably named in {@code dir}. */
-    static SegmentWriter create(Path dir, int id, long capacity) throws IOException {
-        return create(dir, id, new SegmentHeader(0, id), dir.resolve(Segment.fileName(id, ".data")), capacity);
+    static SegmentWriter create(FileLayer files, Path dir, int id, long capacity) throws IOException {
+        return create(files, dir, id, new SegmentHeader(0, id), dir.resolve(Segment.fileName(id, ".data")), capacity);
     }
 
     /** Creates a segment with {@code header} at {@code path} (merge writes to a temporary name first). */
-    static SegmentWriter create(Path dir, int id, SegmentHeader header, Path path, long capacity) throws IOException {
+    static SegmentWriter create(FileLayer files, Path dir, int id, SegmentHeader header, Path path, long capacity)
+            throws IOException {
         FileChannel ch;
         try {
-            ch = FileChannel.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ,
-                    StandardOpenOption.WRITE);
+            ch = files.open(path, StandardOpenOption.CREATE_NEW, StandardOpenOption.READ, StandardOpenOption.WRITE);
         } catch (IOException e) {
             throw DiskFullException.classify(path, SegmentHeader.SIZE, e);
         }
@@ -77,35 +86,41 @@ final class SegmentWriter {
             }
             MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
             ch.force(true);
-            Directories.sync(dir);
-            return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), ch, map,
+            files.syncDirectory(dir);
+            return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), files, ch, map,
                     SegmentHeader.SIZE);
         } catch (IOException e) {
             ch.close();
             // Leave no headerless file behind: it would read as damage once a newer segment exists.
-            deleteQuietly(path, e);
+            deleteQuietly(files, path, e);
             throw DiskFullException.classify(path, SegmentHeader.SIZE, e);
         } catch (RuntimeException e) {
             ch.close();
-            deleteQuietly(path, e);
+            deleteQuietly(files, path, e);
             throw e;
         }
     }
 
-    private static void deleteQuietly(Path path, Exception failure) {
+    private static void deleteQuietly(FileLayer files, Path path, Exception failure) {
         try {
-            Files.deleteIfExists(path);
+            files.deleteIfExists(path);
         } catch (IOException e) {
             failure.addSuppressed(e);
         }
     }
 
     /** Continues appending to an existing, recovered segment after its last valid byte. */
-    static SegmentWriter reopen(Segment segment, long capacity) throws IOException {
-        FileChannel ch = FileChannel.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
+    static SegmentWriter reopen(FileLayer files, Segment segment, long capacity) throws IOException {
+        FileChannel ch = files.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
         try {
             MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
-            return new SegmentWriter(segment, ch, map, (int) segment.length());
+            SegmentWriter w = new SegmentWriter(segment, files, ch, map, (int) segment.length());
+            if (segment.header().mark() > segment.length()) {
+                // The file ends below its mark (cut short, or a backup copied while the mark moved on): lower it,
+                // or what is appended next would count as fsynced. The fsync that makes appends durable carries it.
+                w.putMark((int) segment.length());
+            }
+            return w;
         } catch (IOException | RuntimeException e) {
             ch.close();
             throw e;
@@ -260,7 +275,9 @@ final class SegmentWriter {
     int append(byte type, byte[] key, byte[] value) throws IOException {
         int offset = position;
         int size = RecordFormat.size(key.length, value == null ? 0 : value.length);
-        RecordFormat.encode(bufferFor(size), type, key, value);
+        ByteBuffer target = bufferFor(size);
+        RecordFormat.encode(target, type, key, value);
+        reportIfMapped(target, offset, size);
         position += size;
         return offset;
     }
@@ -270,6 +287,7 @@ final class SegmentWriter {
         assert staged == null;
         int offset = position;
         map.put(offset, source, sourceOffset, size);
+        files.stored(channel, map, offset, size);
         position += size;
         return offset;
     }
@@ -278,9 +296,18 @@ final class SegmentWriter {
     int appendCommit(int count) throws IOException {
         int offset = position;
         int size = RecordFormat.size(0, 4);
-        RecordFormat.encodeCommit(bufferFor(size), count);
+        ByteBuffer target = bufferFor(size);
+        RecordFormat.encodeCommit(target, count);
+        reportIfMapped(target, offset, size);
         position += size;
         return offset;
+    }
+
+    /** Tells the file layer of bytes just encoded into the mapping (staged bytes reach it as channel writes). */
+    private void reportIfMapped(ByteBuffer target, int offset, int size) {
+        if (staged == null || !staged.holds(target)) {
+            files.stored(channel, map, offset, size);
+        }
     }
 
     /**
@@ -333,8 +360,11 @@ final class SegmentWriter {
 
     /** fdatasync: everything appended so far is durable. A sealed or closed writer was already synced. */
     void force() throws IOException {
+        // Published before the fsync starts, so the fsync covers it: the durable mark may move up to it.
+        int durable = (int) segment.length();
         try {
             sync(false);
+            writeMark(durable);
         } catch (ClosedChannelException alreadySealed) {
             // seal() and close() force before closing the channel
         }
@@ -347,11 +377,32 @@ final class SegmentWriter {
         }
         awaitAllocationAhead(); // its zeros must not land past the truncation
         sync(false);
+        writeMark(position);
         channel.truncate(position);
-        sync(true);
+        sync(true); // also makes the mark durable
         channel.close();
         sealed = true;
         segment.writerDone();
+    }
+
+    /**
+     * Rewrites the header with durable mark {@code durable} (bytes below it were just fsynced), unless a mark
+     * as high is already written; not synced: the next fsync carries it, and until then the mark on disk is
+     * an older, lower one. Version 1 segments have no mark.
+     */
+    private synchronized void writeMark(int durable) throws IOException {
+        if (durable > markWritten && segment.header().hasMark()) {
+            putMark(durable);
+        }
+    }
+
+    /** Rewrites the header with durable mark {@code mark}. */
+    private synchronized void putMark(int mark) throws IOException {
+        ByteBuffer header = segment.header().withMark(mark).encode();
+        while (header.hasRemaining()) {
+            channel.write(header, header.position());
+        }
+        markWritten = mark;
     }
 
     private void sync(boolean metadata) throws IOException {

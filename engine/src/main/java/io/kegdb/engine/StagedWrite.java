@@ -32,6 +32,11 @@ final class StagedWrite {
         return durability == Durability.SYNC || encodedBytes >= LARGE_WRITE;
     }
 
+    /** Whether {@code b} is this staging buffer. */
+    boolean holds(ByteBuffer b) {
+        return b == buffer;
+    }
+
     boolean isOpen() {
         return base >= 0;
     }

@@ -103,13 +103,18 @@ final class StoreAudit {
 
     private void report(SegmentResult r, boolean mayBeTorn) {
         Segment s = r.segment();
+        int tail = mayBeTorn ? tornTail(s, r.dropped()) : -1;
         for (Region d : r.dropped()) {
-            if (mayBeTorn && isTail(s, d)) {
-                if (isZero(s.buffer(), d)) {
-                    report.note(s.path() + ": " + (d.to() - d.from()) + " bytes of unwritten space after offset "
-                            + d.from() + " (left by a crash; open cuts it)");
+            if (tail >= 0 && d.from() > tail) {
+                continue; // inside the torn tail reported below
+            }
+            if (d.from() == tail) {
+                Region cut = new Region(tail, (int) s.length());
+                if (isZero(s.buffer(), cut)) {
+                    report.note(s.path() + ": " + (cut.to() - cut.from()) + " bytes of unwritten space after offset "
+                            + cut.from() + " (left by a crash; open cuts it)");
                 } else {
-                    report.problem(s.path() + ": torn tail at offset " + d.from() + " (" + (d.to() - d.from())
+                    report.problem(s.path() + ": torn tail at offset " + cut.from() + " (" + (cut.to() - cut.from())
                             + " bytes after the last complete record; open and repair cut it)");
                 }
             } else {
@@ -119,9 +124,19 @@ final class StoreAudit {
         }
     }
 
-    /** True if {@code d} runs to the end of the segment: in the newest plain segment, a torn tail. */
-    static boolean isTail(Segment s, Region d) {
-        return d.to() == s.length();
+    /**
+     * Where the torn tail of the newest plain segment {@code s} starts (open cuts everything from there), or
+     * -1: at the first damaged region at or above the segment's durable mark (written since the last fsync,
+     * so a power cut may have torn it), else at the last region if it runs to the end of the segment.
+     */
+    static int tornTail(Segment s, List<Region> dropped) {
+        for (Region d : dropped) {
+            if (d.from() >= s.header().tornFrom()) {
+                return d.from();
+            }
+        }
+        Region last = dropped.isEmpty() ? null : dropped.get(dropped.size() - 1);
+        return last != null && last.to() == s.length() ? last.from() : -1;
     }
 
     static boolean isZero(ByteBuffer buf, Region r) {

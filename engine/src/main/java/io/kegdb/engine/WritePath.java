@@ -3,7 +3,6 @@ package io.kegdb.engine;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -36,6 +35,8 @@ final class WritePath {
     private static final int MOVE_CHUNK = 4096;
 
     private final Path dir;
+    /** Where every byte written goes ({@link FileLayer#DISK} outside tests). */
+    private final FileLayer files;
     private final BitcaskOptions options;
     private final SegmentTable table;
     private final KeyDir keyDir;
@@ -64,9 +65,10 @@ final class WritePath {
      * The write path of a store recovered into {@code table}: it appends to the newest segment if that has
      * room, else to a new one. In a read-only store ({@code background} null) it refuses every write.
      */
-    WritePath(Path dir, BitcaskOptions options, SegmentTable table, KeyDir keyDir, Recovery.Result recovered,
-              ExecutorService background, Consumer<Segment> onSealed) throws IOException {
+    WritePath(Path dir, FileLayer files, BitcaskOptions options, SegmentTable table, KeyDir keyDir,
+              Recovery.Result recovered, ExecutorService background, Consumer<Segment> onSealed) throws IOException {
         this.dir = dir;
+        this.files = files;
         this.options = options;
         this.table = table;
         this.keyDir = keyDir;
@@ -78,11 +80,12 @@ final class WritePath {
             return;
         }
         Segment last = recovered.last();
-        if (last != null && last.length() < options.segmentSize()) {
-            HintFile.delete(last);
-            active = SegmentWriter.reopen(last, options.segmentSize());
+        // A version 1 segment has no durable mark, which appending needs (see SegmentHeader): it stays sealed.
+        if (last != null && last.length() < options.segmentSize() && last.header().hasMark()) {
+            HintFile.delete(files, last);
+            active = SegmentWriter.reopen(files, last, options.segmentSize());
         } else {
-            active = SegmentWriter.create(dir, allocateId(), options.segmentSize());
+            active = SegmentWriter.create(files, dir, allocateId(), options.segmentSize());
             table.add(active.segment());
         }
         active.allocateAheadOn(background);
@@ -339,14 +342,14 @@ final class WritePath {
             onSealed.accept(old.segment());
         }
         long capacity = Math.max(options.segmentSize(), SegmentHeader.SIZE + size);
-        SegmentWriter w = SegmentWriter.create(dir, allocateId(), capacity);
+        SegmentWriter w = SegmentWriter.create(files, dir, allocateId(), capacity);
         w.allocateAheadOn(background);
         table.add(w.segment());
         active = w;
         if (old.isEmpty()) {
             old.closeQuietly();
             table.remove(old.segment());
-            Files.deleteIfExists(old.segment().path());
+            files.deleteIfExists(old.segment().path());
         }
         return w;
     }

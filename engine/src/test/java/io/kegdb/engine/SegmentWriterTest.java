@@ -39,7 +39,7 @@ class SegmentWriterTest {
     }
 
     private static byte[] written(Path dir, int id, List<Rec> recs, StagedWrite staging) throws IOException {
-        SegmentWriter w = SegmentWriter.create(dir, id, CAPACITY);
+        SegmentWriter w = SegmentWriter.create(FileLayer.DISK, dir, id, CAPACITY);
         w.reserve(CAPACITY - SegmentHeader.SIZE);
         if (staging != null) {
             w.stageThrough(staging);
@@ -70,7 +70,7 @@ class SegmentWriterTest {
 
     @Test
     void stagedRecordsAreInvisibleUntilPublishedAndGoneAfterRewind() throws IOException {
-        SegmentWriter w = SegmentWriter.create(dir, 1, CAPACITY);
+        SegmentWriter w = SegmentWriter.create(FileLayer.DISK, dir, 1, CAPACITY);
         w.reserve(1 << 20);
         StagedWrite staging = new StagedWrite();
         int mark = w.position();
