@@ -56,7 +56,7 @@ final class SegmentWriter {
         this.segment = segment;
         this.files = files;
         this.channel = channel;
-        this.markWritten = (int) Math.min(segment.header().mark(), position);
+        this.markWritten = Math.min(segment.header().mark(), position);
         this.map = map;
         this.position = position;
         this.allocated = position;
