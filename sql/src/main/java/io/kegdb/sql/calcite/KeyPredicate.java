@@ -31,7 +31,7 @@ record KeyPredicate(List<KeyRange> ranges) {
             byte[] from = def.prefix();
             byte[] to = def.prefixEnd();
             if (r.lo() != null) {
-                Object v = keyValue(def, r.lo(), ctx);
+                Object v = r.pattern() ? patternStart(r.lo(), ctx) : keyValue(def, r.lo(), ctx);
                 if (v == null) {
                     continue;
                 }
@@ -68,6 +68,12 @@ record KeyPredicate(List<KeyRange> ranges) {
             }
         }
         return distinct;
+    }
+
+    /** The literal start of a LIKE pattern parameter; null (nothing matches) for a NULL pattern. */
+    private static Object patternStart(KeyOperand op, ExecutionContext ctx) {
+        Object v = op.value(ctx);
+        return v == null ? null : KeyRange.literalStart(v.toString());
     }
 
     private static Object keyValue(TableDef def, KeyOperand op, ExecutionContext ctx) throws SqlError {
