@@ -17,6 +17,12 @@ record KeyPredicate(List<KeyRange> ranges) {
     record Bounds(byte[] from, byte[] to, boolean point) {
     }
 
+    /** The byte bounds {@code predicate} selects in {@code def}, all of the table if it is null. */
+    static List<Bounds> resolve(KeyPredicate predicate, TableDef def, ExecutionContext ctx) throws SqlError {
+        return predicate == null ? List.of(new Bounds(def.prefix(), def.prefixEnd(), false))
+                : predicate.resolve(def, ctx);
+    }
+
     /** Byte bounds in ascending key order; points are deduplicated and a NULL operand matches nothing. */
     List<Bounds> resolve(TableDef def, ExecutionContext ctx) throws SqlError {
         List<Bounds> out = new ArrayList<>(ranges.size());
