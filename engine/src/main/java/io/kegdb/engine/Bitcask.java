@@ -205,6 +205,18 @@ public final class Bitcask implements KvStore {
         return new Scan(keyDir.cursor(fromInclusive, toExclusive, true));
     }
 
+    /** Counts the keydir's ordered index alone: no value is read. */
+    @Override
+    public long countKeys(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        KeyDir.Cursor cursor = keyDir.cursor(fromInclusive, toExclusive, false);
+        long n = 0;
+        while (cursor.next()) {
+            n++;
+        }
+        return n;
+    }
+
     /** Reads values for a keydir cursor; a key deleted while the scan runs is skipped. */
     private final class Scan implements KvIterator {
         private final KeyDir.Cursor cursor;

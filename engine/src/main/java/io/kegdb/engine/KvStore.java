@@ -49,6 +49,21 @@ public interface KvStore extends AutoCloseable {
     /** Like {@link #scan(byte[], byte[])}, in descending key order. */
     KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive);
 
+    /**
+     * The number of live keys with {@code fromInclusive <= key < toExclusive} (a null bound is open). Reads
+     * no values where the store can avoid it; by default it walks {@link #scan(byte[], byte[])}.
+     */
+    default long countKeys(byte[] fromInclusive, byte[] toExclusive) {
+        long n = 0;
+        try (KvIterator it = scan(fromInclusive, toExclusive)) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+
     /** Makes every write so far durable. */
     void flush();
 

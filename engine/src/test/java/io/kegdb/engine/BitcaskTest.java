@@ -33,6 +33,31 @@ class BitcaskTest {
     }
 
     @Test
+    void countKeysCountsLiveKeysInARangeAsAScanWould() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            for (int i = 0; i < 500; i++) {
+                db.put(b(String.format("k%04d", i)), b("value " + i), Durability.NO_SYNC);
+            }
+            for (int i = 0; i < 500; i += 7) {
+                db.delete(b(String.format("k%04d", i)), Durability.NO_SYNC);
+            }
+            byte[][][] ranges = {{null, null}, {b("k0100"), b("k0200")}, {b("k0490"), null}, {null, b("k0003")},
+                    {b("x"), null}, {b("k0200"), b("k0100")}};
+            for (byte[][] r : ranges) {
+                long scanned = 0;
+                try (KvIterator it = db.scan(r[0], r[1])) {
+                    while (it.hasNext()) {
+                        it.next();
+                        scanned++;
+                    }
+                }
+                assertEquals(scanned, db.countKeys(r[0], r[1]));
+            }
+            assertEquals(500 - 72, db.countKeys(null, null));
+        }
+    }
+
+    @Test
     void putGetDeleteAndReopen() throws IOException {
         try (Bitcask db = Bitcask.open(dir)) {
             assertNull(db.get(b("a")));

@@ -6,10 +6,12 @@ import io.kegdb.sql.calcite.CatalogSchema;
 import io.kegdb.sql.calcite.SystemTable;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.direct.BoundLiteralsPlan;
 import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.direct.ExplainPlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
+import io.kegdb.sql.direct.LiteralParameters;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
 import org.slf4j.Logger;
@@ -20,6 +22,7 @@ import java.util.HashSet;
 import java.util.Set;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.atomic.AtomicLong;
 
 /** {@link SqlDatabase} over one store: the catalog, the Calcite schema of its current version, the plan cache. */
 final class KegDatabase implements SqlDatabase {
@@ -45,6 +48,7 @@ final class KegDatabase implements SqlDatabase {
     private final List<SystemTableSource> extraSystemTables;
     private final CalcitePlanner planner = new CalcitePlanner();
     private final PlanCache plans = new PlanCache(PLAN_CACHE_SIZE);
+    private final AtomicLong plansCompiled = new AtomicLong();
     private volatile CatalogSchema schema;
     private volatile boolean closed;
 
@@ -120,13 +124,64 @@ final class KegDatabase implements SqlDatabase {
         if (plan != null) {
             return plan;
         }
-        String key = PlanCache.key(defaultSchema, sql);
-        plan = plans.get(key, snapshot.version());
-        if (plan == null) {
-            plan = planner.plan(sql, schema(), defaultSchema, deadline);
-            plans.put(key, plan);
+        LiteralParameters literals = LiteralParameters.of(sql);
+        if (literals != null) {
+            plan = sharedPlan(literals, snapshot.version(), defaultSchema, deadline);
+            if (plan != null) {
+                return plan;
+            }
         }
+        return cachedPlan(sql, snapshot.version(), defaultSchema, deadline);
+    }
+
+    /**
+     * The plan of the text with its literals as parameters, bound to this statement's literals; null if that
+     * text cannot be planned or a literal does not fit the type its parameter got (then the statement is
+     * planned as written).
+     */
+    private Plan sharedPlan(LiteralParameters literals, long version, String defaultSchema, Deadline deadline)
+            throws SqlError {
+        String key = PlanCache.key(defaultSchema, literals.text());
+        PlanCache.Entry entry = plans.get(key, version);
+        Plan shared;
+        if (entry != null) {
+            shared = entry.plan();
+        } else {
+            try {
+                shared = compile(literals.text(), defaultSchema, deadline);
+                plans.put(key, shared);
+            } catch (SqlError e) {
+                if (e.sqlState().equals("HYT00")) {
+                    throw e;
+                }
+                // e.g. a parameter where Calcite cannot type one: the statement as written tells its own error
+                LOG.debug("planning {} with its literals as parameters failed", literals.text(), e);
+                plans.putUnplannable(key, version);
+                shared = null;
+            }
+        }
+        return shared == null ? null : BoundLiteralsPlan.bind(shared, literals);
+    }
+
+    private Plan cachedPlan(String sql, long version, String defaultSchema, Deadline deadline) throws SqlError {
+        String key = PlanCache.key(defaultSchema, sql);
+        PlanCache.Entry entry = plans.get(key, version);
+        if (entry != null && entry.plan() != null) {
+            return entry.plan();
+        }
+        Plan plan = compile(sql, defaultSchema, deadline);
+        plans.put(key, plan);
         return plan;
+    }
+
+    private Plan compile(String sql, String defaultSchema, Deadline deadline) throws SqlError {
+        plansCompiled.incrementAndGet();
+        return planner.plan(sql, schema(), defaultSchema, deadline);
+    }
+
+    /** Statements Calcite has planned since the database opened (plan cache misses). */
+    long plansCompiled() {
+        return plansCompiled.get();
     }
 
     /** True if the schema exists (SYS, PUBLIC, or one holding tables). */

@@ -5,17 +5,24 @@ import io.kegdb.sql.plan.Plan;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Calcite plans by schema and statement text, least recently used dropped first; stale versions are misses. */
+/**
+ * Calcite plans by schema and statement text, least recently used dropped first; stale versions are misses.
+ * A text may also be remembered as one that cannot be planned with its literals as parameters.
+ */
 final class PlanCache {
 
+    /** A cached plan, or (plan null) the mark that the text cannot be planned, for one catalog version. */
+    record Entry(Plan plan, long catalogVersion) {
+    }
+
     private final int capacity;
-    private final Map<String, Plan> plans;
+    private final Map<String, Entry> plans;
 
     PlanCache(int capacity) {
         this.capacity = capacity;
         this.plans = new LinkedHashMap<>(64, 0.75f, true) {
             @Override
-            protected boolean removeEldestEntry(Map.Entry<String, Plan> eldest) {
+            protected boolean removeEldestEntry(Map.Entry<String, Entry> eldest) {
                 return size() > PlanCache.this.capacity;
             }
         };
@@ -25,13 +32,18 @@ final class PlanCache {
         return schema + '\u0000' + sql;
     }
 
-    synchronized Plan get(String key, long catalogVersion) {
-        Plan p = plans.get(key);
-        return p != null && p.catalogVersion() == catalogVersion ? p : null;
+    /** The entry for {@code key} made for {@code catalogVersion}, or null. */
+    synchronized Entry get(String key, long catalogVersion) {
+        Entry e = plans.get(key);
+        return e != null && e.catalogVersion() == catalogVersion ? e : null;
     }
 
     synchronized void put(String key, Plan plan) {
-        plans.put(key, plan);
+        plans.put(key, new Entry(plan, plan.catalogVersion()));
+    }
+
+    synchronized void putUnplannable(String key, long catalogVersion) {
+        plans.put(key, new Entry(null, catalogVersion));
     }
 
     synchronized int size() {

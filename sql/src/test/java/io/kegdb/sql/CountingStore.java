@@ -17,6 +17,7 @@ final class CountingStore implements KvStore {
     final AtomicLong scans = new AtomicLong();
     final AtomicLong pairsRead = new AtomicLong();
     final AtomicLong writes = new AtomicLong();
+    final AtomicLong keyCounts = new AtomicLong();
 
     CountingStore(KvStore delegate) {
         this.delegate = delegate;
@@ -27,11 +28,12 @@ final class CountingStore implements KvStore {
         scans.set(0);
         pairsRead.set(0);
         writes.set(0);
+        keyCounts.set(0);
     }
 
     /** Store calls plus pairs read: what a statement cost the store. */
     long touches() {
-        return gets.get() + scans.get() + pairsRead.get() + writes.get();
+        return gets.get() + scans.get() + pairsRead.get() + writes.get() + keyCounts.get();
     }
 
     @Override
@@ -68,6 +70,12 @@ final class CountingStore implements KvStore {
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         scans.incrementAndGet();
         return counted(delegate.scanDescending(fromInclusive, toExclusive));
+    }
+
+    @Override
+    public long countKeys(byte[] fromInclusive, byte[] toExclusive) {
+        keyCounts.incrementAndGet();
+        return delegate.countKeys(fromInclusive, toExclusive);
     }
 
     private KvIterator counted(KvIterator it) {

@@ -22,6 +22,7 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
 import org.apache.calcite.rel.rules.CoreRules;
 import org.apache.calcite.rel.type.RelDataType;
@@ -55,6 +56,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * Plans a statement with Calcite: parse, validate, convert to relational algebra, push key conditions,
@@ -123,9 +125,23 @@ public final class CalcitePlanner {
             RelRoot root = converter.convertQuery(validated, false, true);
             deadline.check();
             Program program = Programs.sequence(
-                    Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
-                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE), true,
+                    // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
+                    // gives o.k = ?), so each side's key condition reaches its scan below.
+                    Programs.hep(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
+                            JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT), true,
                             DefaultRelMetadataProvider.INSTANCE),
+                    Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
+                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvSortRule.THROUGH_FILTER,
+                            KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
+                            KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE), true,
+                            DefaultRelMetadataProvider.INSTANCE),
+                    // Calcite's Volcano phase registers its root twice, and fails, when the root already has
+                    // the required traits (a whole statement answered by one KvCount): an identity projection
+                    // goes above it, which Volcano removes again.
+                    (p, rel, traits, materializations, lattices) -> rel.getTraitSet().equals(traits)
+                            ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
+                                    rel.getRowType()), rel.getRowType(), Set.of())
+                            : rel,
                     Programs.standard());
             // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
             // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.

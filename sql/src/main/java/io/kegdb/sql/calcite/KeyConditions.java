@@ -60,9 +60,29 @@ final class KeyConditions {
                     return new Split(new KeyPredicate(List.of(KeyRange.startingWith(KeyOperand.literal(prefix)))),
                             condition);
                 }
+                KeyOperand pattern = likeParameter(c);
+                if (pattern != null) {
+                    // The pattern is known only when the statement runs: its literal start is the scanned
+                    // prefix then, and the LIKE itself stays as a filter.
+                    return new Split(new KeyPredicate(List.of(KeyRange.startingWithLiteralStartOf(pattern))),
+                            condition);
+                }
             }
         }
         return s;
+    }
+
+    /** The parameter of {@code K LIKE ?} on a VARCHAR key (no ESCAPE clause), or null. */
+    private KeyOperand likeParameter(RexNode node) {
+        if (node.getKind() != SqlKind.LIKE || def.keyType() != ColumnType.VARCHAR) {
+            return null;
+        }
+        RexCall like = (RexCall) node;
+        if (like.operands.size() != 2 || !isKey(like.operands.get(0))) {
+            return null;
+        }
+        KeyOperand op = operand(like.operands.get(1));
+        return op != null && op.param() >= 0 ? op : null;
     }
 
     /** The first conjunct whose ranges select exactly its rows (only point sets if {@code pointsOnly}). */
@@ -97,7 +117,7 @@ final class KeyConditions {
             return null;
         }
         KeyRange range = new KeyRange(lo == null ? null : lo.operand, lo != null && lo.inclusive,
-                hi == null ? null : hi.operand, hi != null && hi.inclusive, false);
+                hi == null ? null : hi.operand, hi != null && hi.inclusive);
         return new Split(new KeyPredicate(List.of(range)), residual(rest, rexBuilder));
     }
 
@@ -111,11 +131,8 @@ final class KeyConditions {
         if (pattern == null || pattern.indexOf('\\') >= 0) {
             return null;
         }
-        int end = 0;
-        while (end < pattern.length() && pattern.charAt(end) != '%' && pattern.charAt(end) != '_') {
-            end++;
-        }
-        return end == 0 ? null : pattern.substring(0, end);
+        String start = KeyRange.literalStart(pattern);
+        return start.isEmpty() ? null : start;
     }
 
     private record Bound(KeyOperand operand, boolean lower, boolean inclusive) {
@@ -213,7 +230,7 @@ final class KeyConditions {
             if (lo != null && hi != null && loInc && hiInc && lo.literal().equals(hi.literal())) {
                 out.add(KeyRange.point(lo));
             } else {
-                out.add(new KeyRange(lo, loInc, hi, hiInc, false));
+                out.add(new KeyRange(lo, loInc, hi, hiInc));
             }
         }
         return out;

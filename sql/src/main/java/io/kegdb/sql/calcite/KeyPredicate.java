@@ -17,6 +17,12 @@ record KeyPredicate(List<KeyRange> ranges) {
     record Bounds(byte[] from, byte[] to, boolean point) {
     }
 
+    /** The byte bounds {@code predicate} selects in {@code def}, all of the table if it is null. */
+    static List<Bounds> resolve(KeyPredicate predicate, TableDef def, ExecutionContext ctx) throws SqlError {
+        return predicate == null ? List.of(new Bounds(def.prefix(), def.prefixEnd(), false))
+                : predicate.resolve(def, ctx);
+    }
+
     /** Byte bounds in ascending key order; points are deduplicated and a NULL operand matches nothing. */
     List<Bounds> resolve(TableDef def, ExecutionContext ctx) throws SqlError {
         List<Bounds> out = new ArrayList<>(ranges.size());
@@ -31,7 +37,7 @@ record KeyPredicate(List<KeyRange> ranges) {
             byte[] from = def.prefix();
             byte[] to = def.prefixEnd();
             if (r.lo() != null) {
-                Object v = keyValue(def, r.lo(), ctx);
+                Object v = r.pattern() ? patternStart(r.lo(), ctx) : keyValue(def, r.lo(), ctx);
                 if (v == null) {
                     continue;
                 }
@@ -68,6 +74,12 @@ record KeyPredicate(List<KeyRange> ranges) {
             }
         }
         return distinct;
+    }
+
+    /** The literal start of a LIKE pattern parameter; null (nothing matches) for a NULL pattern. */
+    private static Object patternStart(KeyOperand op, ExecutionContext ctx) {
+        Object v = op.value(ctx);
+        return v == null ? null : KeyRange.literalStart(v.toString());
     }
 
     private static Object keyValue(TableDef def, KeyOperand op, ExecutionContext ctx) throws SqlError {

@@ -55,9 +55,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         long skip;
         long limit;
         try {
-            bounds = predicate == null
-                    ? List.of(new KeyPredicate.Bounds(def.prefix(), def.prefixEnd(), false))
-                    : predicate.resolve(def, ctx);
+            bounds = KeyPredicate.resolve(predicate, def, ctx);
             skip = count(offset, ctx, 0);
             limit = count(fetch, ctx, Long.MAX_VALUE);
         } catch (SqlError e) {

@@ -3,8 +3,12 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.plan.KeyOperand;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -17,29 +21,40 @@ import java.math.BigDecimal;
 
 /**
  * {@code ORDER BY K [DESC]} and/or {@code LIMIT/OFFSET} over a scan (directly or through a projection)
- * becomes an ordered scan that stops after {@code offset + fetch} rows; the sort disappears.
+ * becomes an ordered scan that stops after {@code offset + fetch} rows; the sort disappears. Through a
+ * filter, the scan reads in the sort's order and a limit alone stays above the filter, so the scan stops
+ * once the filter has let {@code offset + fetch} rows through.
  */
 @SuppressWarnings("deprecation")
 final class KvSortRule extends RelOptRule {
 
-    static final KvSortRule DIRECT = new KvSortRule(false);
-    static final KvSortRule THROUGH_PROJECT = new KvSortRule(true);
+    static final KvSortRule DIRECT = new KvSortRule(false, false);
+    static final KvSortRule THROUGH_PROJECT = new KvSortRule(true, false);
+    static final KvSortRule THROUGH_FILTER = new KvSortRule(false, true);
+    static final KvSortRule THROUGH_PROJECT_FILTER = new KvSortRule(true, true);
 
     private final boolean throughProject;
+    private final boolean throughFilter;
 
-    private KvSortRule(boolean throughProject) {
-        super(throughProject
-                ? operand(Sort.class, operand(Project.class, operand(KvScan.class, none())))
-                : operand(Sort.class, operand(KvScan.class, none())),
-                throughProject ? "KvSortRule:project" : "KvSortRule");
+    private KvSortRule(boolean throughProject, boolean throughFilter) {
+        super(operand(Sort.class, below(throughProject, throughFilter)),
+                "KvSortRule" + (throughProject ? ":project" : "") + (throughFilter ? ":filter" : ""));
         this.throughProject = throughProject;
+        this.throughFilter = throughFilter;
+    }
+
+    private static RelOptRuleOperand below(boolean project, boolean filter) {
+        RelOptRuleOperand scan = operand(KvScan.class, none());
+        RelOptRuleOperand filtered = filter ? operand(Filter.class, scan) : scan;
+        return project ? operand(Project.class, filtered) : filtered;
     }
 
     @Override
     public void onMatch(RelOptRuleCall call) {
         Sort sort = call.rel(0);
         Project project = throughProject ? call.rel(1) : null;
-        KvScan scan = call.rel(throughProject ? 2 : 1);
+        Filter filter = throughFilter ? call.rel(throughProject ? 2 : 1) : null;
+        KvScan scan = call.rel(1 + (throughProject ? 1 : 0) + (throughFilter ? 1 : 0));
         if (scan.limited() || scan.descending
                 || (project != null && RexOver.containsOver(project.getProjects(), null))) {
             return; // a window function must see every row before the limit
@@ -58,15 +73,25 @@ final class KvSortRule extends RelOptRule {
                 return;
             }
             descending = first.getDirection() == RelFieldCollation.Direction.DESCENDING;
+        } else if (filter != null) {
+            return; // a limit alone over a filter: nothing to gain
         }
         KeyOperand offset = operand(sort.offset);
         KeyOperand fetch = operand(sort.fetch);
         if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
             return;
         }
-        KvScan ordered = scan.withOrder(descending, offset, fetch);
-        call.transformTo(project == null ? ordered
-                : project.copy(project.getTraitSet(), ordered, project.getProjects(), project.getRowType()));
+        RelNode input = filter == null ? scan.withOrder(descending, offset, fetch)
+                : filter.copy(filter.getTraitSet(), scan.withOrder(descending, null, null), filter.getCondition());
+        if (project != null) {
+            input = project.copy(project.getTraitSet(), input, project.getProjects(), project.getRowType());
+        }
+        if (filter != null && (sort.offset != null || sort.fetch != null)) {
+            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough.
+            input = sort.copy(sort.getTraitSet().replace(RelCollations.EMPTY), input, RelCollations.EMPTY,
+                    sort.offset, sort.fetch);
+        }
+        call.transformTo(input);
     }
 
     private static KeyOperand operand(RexNode node) {

@@ -13,7 +13,8 @@ public final class Lexer {
 
     enum Kind { WORD, QUOTED, STRING, NUMBER, BINARY, PARAM, SYMBOL, END }
 
-    public record Token(Kind kind, String text, int position) {
+    /** A token: its kind, its text (a literal's value, unquoted), where it starts and where it ends. */
+    public record Token(Kind kind, String text, int position, int end) {
         boolean is(String word) {
             return kind == Kind.WORD && text.equals(word);
         }
@@ -33,6 +34,19 @@ public final class Lexer {
 
     /** The tokens of {@code sql} ending with END, or null if it holds something outside the subset. */
     public static List<Token> tokens(String sql) {
+        return tokens(sql, false);
+    }
+
+    /**
+     * The tokens of any statement: like {@link #tokens(String)}, but numbers may have a fraction or an
+     * exponent, any other character is a symbol, and {@code <= >= <> != ||} are one symbol each. Null only
+     * for an unterminated quote or comment or a number run into a name.
+     */
+    static List<Token> allTokens(String sql) {
+        return tokens(sql, true);
+    }
+
+    private static List<Token> tokens(String sql, boolean any) {
         List<Token> out = new ArrayList<>();
         int n = sql.length();
         int i = 0;
@@ -56,7 +70,7 @@ public final class Lexer {
                 }
             }
             if (i >= n) {
-                out.add(new Token(Kind.END, "", n));
+                out.add(new Token(Kind.END, "", n, n));
                 return out;
             }
             int start = i;
@@ -70,46 +84,78 @@ public final class Lexer {
                 if (hex.length() % 2 != 0 || !hex.chars().allMatch(ch -> Character.digit(ch, 16) >= 0)) {
                     return null;
                 }
-                out.add(new Token(Kind.BINARY, hex, start));
+                out.add(new Token(Kind.BINARY, hex, start, end + 1));
                 i = end + 1;
             } else if (Character.isLetter(c) || c == '_') {
                 while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
                         || sql.charAt(i) == '$')) {
                     i++;
                 }
-                out.add(new Token(Kind.WORD, sql.substring(start, i).toUpperCase(Locale.ROOT), start));
+                out.add(new Token(Kind.WORD, sql.substring(start, i).toUpperCase(Locale.ROOT), start, i));
             } else if (c == '"') {
                 StringBuilder b = new StringBuilder();
                 i = quoted(sql, i, '"', b);
                 if (i < 0) {
                     return null;
                 }
-                out.add(new Token(Kind.QUOTED, b.toString(), start));
+                out.add(new Token(Kind.QUOTED, b.toString(), start, i));
             } else if (c == '\'') {
                 StringBuilder b = new StringBuilder();
                 i = quoted(sql, i, '\'', b);
                 if (i < 0) {
                     return null;
                 }
-                out.add(new Token(Kind.STRING, b.toString(), start));
+                out.add(new Token(Kind.STRING, b.toString(), start, i));
             } else if (Character.isDigit(c)) {
                 while (i < n && Character.isDigit(sql.charAt(i))) {
                     i++;
                 }
-                if (i < n && (Character.isLetter(sql.charAt(i)) || sql.charAt(i) == '.')) {
+                if (any) {
+                    i = fractionAndExponent(sql, i);
+                }
+                if (i < 0 || i < n && (Character.isLetter(sql.charAt(i)) || sql.charAt(i) == '.')) {
                     return null; // decimals and exponents: left to Calcite
                 }
-                out.add(new Token(Kind.NUMBER, sql.substring(start, i), start));
+                out.add(new Token(Kind.NUMBER, sql.substring(start, i), start, i));
             } else if (c == '?') {
-                out.add(new Token(Kind.PARAM, "?", start));
+                out.add(new Token(Kind.PARAM, "?", start, i + 1));
                 i++;
-            } else if ("(),=*;.-".indexOf(c) >= 0) {
-                out.add(new Token(Kind.SYMBOL, String.valueOf(c), start));
-                i++;
+            } else if ("(),=*;.-".indexOf(c) >= 0 || any) {
+                String two = i + 1 < n ? sql.substring(i, i + 2) : "";
+                int length = any && TWO_CHARACTER_SYMBOLS.contains(two) ? 2 : 1;
+                out.add(new Token(Kind.SYMBOL, sql.substring(i, i + length), start, i + length));
+                i += length;
             } else {
                 return null;
             }
         }
+    }
+
+    private static final List<String> TWO_CHARACTER_SYMBOLS = List.of("<=", ">=", "<>", "!=", "||");
+
+    /** The index after an optional {@code .digits} and {@code E[+-]digits} from {@code i}; -1 if malformed. */
+    private static int fractionAndExponent(String sql, int i) {
+        int n = sql.length();
+        if (i < n && sql.charAt(i) == '.') {
+            i++;
+            while (i < n && Character.isDigit(sql.charAt(i))) {
+                i++;
+            }
+        }
+        if (i < n && (sql.charAt(i) == 'E' || sql.charAt(i) == 'e')) {
+            i++;
+            if (i < n && (sql.charAt(i) == '+' || sql.charAt(i) == '-')) {
+                i++;
+            }
+            int digits = i;
+            while (i < n && Character.isDigit(sql.charAt(i))) {
+                i++;
+            }
+            if (i == digits) {
+                return -1;
+            }
+        }
+        return i;
     }
 
     /** Reads a quoted text starting at {@code i} (doubled quotes escape); returns the index after it or -1. */

@@ -1,0 +1,80 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.engine.KvIterator;
+import io.kegdb.sql.SqlError;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.ExecutionContext;
+import io.kegdb.sql.plan.StatementFailure;
+import io.kegdb.sql.txn.ReadView;
+import io.kegdb.sql.txn.StoreView;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Linq4j;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.impl.AbstractTable;
+
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * The run-time half of a {@link KvCount}: counts the keys of the execution's view in the resolved ranges.
+ * Straight from the store that is {@link io.kegdb.engine.KvStore#countKeys}, which reads no value; through
+ * a transaction's uncommitted writes, a walk of the merged view.
+ */
+final class KvCountSource extends AbstractTable implements ScannableTable {
+
+    private final TableDef def;
+    private final KeyPredicate predicate;
+    private final int columns;
+
+    KvCountSource(TableDef def, KeyPredicate predicate, int columns) {
+        this.def = def;
+        this.predicate = predicate;
+        this.columns = columns;
+    }
+
+    @Override
+    public RelDataType getRowType(RelDataTypeFactory typeFactory) {
+        throw new UnsupportedOperationException("only scanned by generated code");
+    }
+
+    @Override
+    public Enumerable<Object[]> scan(DataContext root) {
+        ExecutionContext ctx = (ExecutionContext) root;
+        long count = 0;
+        try {
+            for (KeyPredicate.Bounds b : KeyPredicate.resolve(predicate, def, ctx)) {
+                ctx.checkRow();
+                count += b.point() ? (ctx.view().contains(b.from()) ? 1 : 0) : count(ctx.view(), b);
+            }
+        } catch (SqlError e) {
+            throw new StatementFailure(e);
+        }
+        // One column is the value itself (Calcite's scalar row format); more are all the same COUNT(*).
+        Object row = count;
+        if (columns > 1) {
+            Object[] array = new Object[columns];
+            Arrays.fill(array, count);
+            row = array;
+        }
+        @SuppressWarnings("unchecked")
+        Enumerable<Object[]> typed = (Enumerable<Object[]>) (Enumerable<?>) Linq4j.asEnumerable(List.of(row));
+        return typed;
+    }
+
+    private static long count(ReadView view, KeyPredicate.Bounds b) {
+        if (view instanceof StoreView store) {
+            return store.store().countKeys(b.from(), b.to());
+        }
+        long n = 0;
+        try (KvIterator it = view.scan(b.from(), b.to(), false)) {
+            while (it.hasNext()) {
+                it.next();
+                n++;
+            }
+        }
+        return n;
+    }
+}
