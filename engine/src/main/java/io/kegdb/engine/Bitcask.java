@@ -420,6 +420,7 @@ public final class Bitcask implements KvStore {
      * if needed, and which must not hold a store). {@code Bitcask.open(target)} opens the copy. Reads and
      * writes continue while the copy is made.
      */
+    @Override
     public void backup(Path target) throws IOException {
         backup(target, MaintenanceListener.NONE);
     }

@@ -1,5 +1,8 @@
 package io.kegdb.engine;
 
+import java.io.IOException;
+import java.nio.file.Path;
+
 /**
  * The seam between KegDB's SQL layer and its storage: a local {@link Bitcask}, an in-memory store, or a
  * replicated store all implement it. Keys are ordered as unsigned bytes. Implementations are thread-safe.
@@ -66,6 +69,17 @@ public interface KvStore extends AutoCloseable {
 
     /** Makes every write so far durable. */
     void flush();
+
+    /**
+     * Writes a consistent copy of the store to {@code target} (created if missing; it must not hold a store)
+     * while the store stays open for reads and writes: the hot backup a process holding the store offers.
+     *
+     * @throws UnsupportedStoreOperationException when the store has no files of its own to copy (the default)
+     * @throws IOException if the copy cannot be written; the target is then left without a partial store
+     */
+    default void backup(Path target) throws IOException {
+        throw new UnsupportedStoreOperationException(UnsupportedStoreOperationException.BACKUP, this);
+    }
 
     /** Counters describing the store; each kind of store returns its own subtype with more. */
     StoreStats stats();

@@ -6,6 +6,7 @@ import io.kegdb.sql.calcite.CatalogSchema;
 import io.kegdb.sql.calcite.SystemTable;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.direct.BackupPlan;
 import io.kegdb.sql.direct.BoundLiteralsPlan;
 import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.direct.ExplainPlan;
@@ -116,6 +117,9 @@ final class KegDatabase implements SqlDatabase {
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
+        }
+        if (tokens != null && BackupPlan.isBackup(tokens)) {
+            return BackupPlan.parse(tokens);
         }
         Catalog.Snapshot snapshot = catalog.snapshot();
         // Key/value shapes are recognized from the tokens each time (about a microsecond), so statements

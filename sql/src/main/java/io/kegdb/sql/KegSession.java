@@ -14,6 +14,8 @@ import io.kegdb.sql.txn.Overlay;
 import io.kegdb.sql.txn.ReadView;
 import io.kegdb.sql.txn.StoreView;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
 
@@ -160,6 +162,18 @@ final class KegSession implements SqlSession, PlanSession {
         }
         transaction.delete(key);
         return 1;
+    }
+
+    @Override
+    public void backup(Path target) throws SqlError {
+        checkOpen();
+        try {
+            store.backup(target);
+        } catch (IOException e) {
+            throw new SqlError(SqlState.IO_ERROR, "BACKUP TO '" + target + "': " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw SqlErrors.translate(e);
+        }
     }
 
     /** Reads the store's write version when a write starts a transaction (see {@link #versionAtFirstWrite}). */

@@ -4,6 +4,7 @@ import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.LimitExceededException;
 import io.kegdb.engine.StoreClosedException;
+import io.kegdb.engine.UnsupportedStoreOperationException;
 
 import java.io.UncheckedIOException;
 
@@ -36,6 +37,13 @@ public final class StoreErrors {
                 return new SqlError(SqlState.DISK_FULL, "disk full: " + full.getMessage(), io);
             }
             return new SqlError(SqlState.IO_ERROR, "I/O error: " + io.getMessage(), io);
+        }
+        if (failure instanceof UnsupportedStoreOperationException unsupported) {
+            // Not a feature KegDB lacks (0A000) but a statement this kind of database does not run: 42000, as
+            // for a statement not allowed here, with what would run it.
+            String hint = unsupported.operation().equals(UnsupportedStoreOperationException.BACKUP)
+                    ? "BACKUP TO needs a local store (a jdbc:kegdb:DIR database); " : "";
+            return new SqlError(SqlState.SYNTAX_ERROR, hint + unsupported.getMessage(), unsupported);
         }
         if (failure instanceof StoreClosedException closed) {
             return new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, closed.getMessage(), closed);

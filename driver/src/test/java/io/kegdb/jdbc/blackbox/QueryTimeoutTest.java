@@ -144,4 +144,20 @@ class QueryTimeoutTest {
             }
         }
     }
+
+    @Test
+    void cancelOnAClosedStatementIsANoOp() throws Exception {
+        // what a console's Ctrl-C at an idle prompt does: the statement of the last query is closed by then
+        Statement s = c.createStatement();
+        try (ResultSet rs = s.executeQuery("SELECT COUNT(*) FROM N")) {
+            assertTrue(rs.next());
+        }
+        s.close();
+        s.cancel();
+        assertTrue(s.isClosed());
+        try (Statement next = c.createStatement(); ResultSet rs = next.executeQuery("SELECT COUNT(*) FROM N")) {
+            assertTrue(rs.next());
+            assertEquals(2000, rs.getLong(1), "the connection is unaffected");
+        }
+    }
 }

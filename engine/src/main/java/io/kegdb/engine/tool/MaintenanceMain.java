@@ -87,7 +87,7 @@ public final class MaintenanceMain {
         Path dir = Path.of(args[1]);
         ProgressDisplay progress = new ProgressDisplay(err, mode, command + " " + dir.getFileName());
         try {
-            String refusal = refusal(command, dir);
+            String refusal = refusal(command, dir, args);
             if (refusal != null) {
                 err.println("kegdb " + command + ": " + refusal);
                 return PROBLEMS;
@@ -105,8 +105,8 @@ public final class MaintenanceMain {
         }
     }
 
-    /** Why {@code command} must not run on {@code dir}, or null. */
-    private static String refusal(String command, Path dir) throws IOException {
+    /** Why {@code command} (with its {@code args}) must not run on {@code dir}, or null. */
+    private static String refusal(String command, Path dir, String[] args) throws IOException {
         if (!Files.isDirectory(dir)) {
             return dir + ": no such store directory";
         }
@@ -117,8 +117,8 @@ public final class MaintenanceMain {
             String why = dir + " is open in another process (its LOCK is held)";
             return switch (command) {
                 case "check", "repair" -> why + "; " + command + " works on a closed store: stop that process first";
-                case "backup" -> why + "; a live store is backed up by the process that has it open"
-                        + " (Bitcask.backup(target), which does not stop writers)";
+                case "backup" -> why + "; back a live store up from a connection to it: BACKUP TO '"
+                        + Path.of(args[2]).toAbsolutePath() + "' (SQL; writers go on), or Bitcask.backup(target) in that process";
                 default -> why + "; " + command + " needs the store closed, or runs in the owning process"
                         + " (Bitcask.merge(); the store merges on its own by default)";
             };

@@ -203,7 +203,7 @@ public final class DdlPlan implements Plan {
         }
     }
 
-    private static SqlError syntax(Lexer.Token at, String expected) {
+    static SqlError syntax(Lexer.Token at, String expected) {
         String found = at.kind() == Lexer.Kind.END ? "end of statement" : "'" + at.text() + "'";
         return new SqlError(SqlState.SYNTAX_ERROR,
                 "syntax error at position " + (at.position() + 1) + ": expected " + expected

@@ -6,6 +6,8 @@ import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.txn.Overlay;
 import io.kegdb.sql.txn.ReadView;
 
+import java.nio.file.Path;
+
 /**
  * The session a {@link Plan} runs in, as plans see it: what they read, and how their writes reach the
  * transaction or the store. Implemented by the SQL session; an interface so that plans need not know it.
@@ -38,4 +40,7 @@ public interface PlanSession {
 
     /** DELETE by key of one row; returns rows changed. */
     long deleteOne(byte[] key) throws SqlError;
+
+    /** BACKUP TO: a hot copy of the store's committed state into {@code target}. */
+    void backup(Path target) throws SqlError;
 }

@@ -40,6 +40,8 @@ class ShadedJarIsolationTest {
                     .filter(n -> !n.startsWith("io/kegdb/") && !n.startsWith("org/slf4j/"))
                     .toList();
             assertEquals(List.of(), foreign, "classes left under their own package names");
+            assertEquals(List.of(), jar.stream().map(ZipEntry::getName).filter(n -> n.startsWith("io/kegdb/jdbc/console/")).toList(),
+                    "the console has its own jar");
             assertTrue(jar.getEntry("io/kegdb/shaded/org/apache/calcite/rel/RelNode.class") != null, "Calcite is relocated");
             List<String> services = jar.stream().map(ZipEntry::getName)
                     .filter(n -> n.startsWith("META-INF/services/") && !n.endsWith("/")).toList();
@@ -48,6 +50,17 @@ class ShadedJarIsolationTest {
                 assertTrue(name.startsWith("io.kegdb.") || name.startsWith("java."), "service file not relocated: " + service);
             }
             assertTrue(services.contains("META-INF/services/io.kegdb.shaded.com.alipay.sofa.jraft.JRaftServiceFactory"), services.toString());
+        }
+    }
+
+    @Test
+    void theConsoleJarHoldsOnlyTheConsole() throws IOException {
+        try (JarFile jar = new JarFile(property("kegdb.consoleJar").toFile())) {
+            List<String> classes = jar.stream().map(ZipEntry::getName).filter(n -> n.endsWith(".class")).toList();
+            assertTrue(classes.contains("io/kegdb/jdbc/console/ConsoleMain.class"), classes.toString());
+            assertTrue(classes.contains("sqlline/ConsoleSqlLine.class"), classes.toString());
+            assertEquals(List.of(), classes.stream()
+                    .filter(n -> !n.startsWith("io/kegdb/jdbc/console/") && !n.startsWith("sqlline/")).toList());
         }
     }
 

@@ -79,7 +79,7 @@ class SqllineLauncherTest {
     void helpListsSubcommandsAndUnknownOnesFail() throws Exception {
         Run help = kegdb(null, "--help");
         assertEquals(0, help.exit());
-        assertTrue(help.out().contains("sql [DIR]"), help.out());
+        assertTrue(help.out().contains("sql [DIR|URL]"), help.out());
         Run bad = kegdb(null, "frobnicate");
         assertEquals(2, bad.exit());
         assertTrue(bad.err().contains("unknown command 'frobnicate'"), bad.err());

@@ -1,4 +1,4 @@
-package io.kegdb.console;
+package io.kegdb.jdbc.console;
 
 /** Message text as the console shows it. */
 public final class Messages {

@@ -1,4 +1,4 @@
-package io.kegdb.console;
+package io.kegdb.jdbc.console;
 
 import java.util.Locale;
 import java.util.regex.Matcher;

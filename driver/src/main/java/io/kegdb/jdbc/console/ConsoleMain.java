@@ -1,4 +1,4 @@
-package io.kegdb.console;
+package io.kegdb.jdbc.console;
 
 import sqlline.ConsoleSqlLine;
 import sqlline.SqlLine;
@@ -82,7 +82,7 @@ public final class ConsoleMain {
                 return USAGE;
             }
             // interactively, a failed statement is reported and the session goes on; in a script it fails the run
-            boolean failed = status != SqlLine.Status.OK || script != null && sqlline.failures() > 0;
+            boolean failed = status != SqlLine.Status.OK || script != null && sqlline.failed();
             return failed ? FAILED : OK;
         } catch (SQLException e) {
             err.println("kegdb sql: " + Messages.firstLine(e.getMessage()));

@@ -1,4 +1,4 @@
-package io.kegdb.console;
+package io.kegdb.jdbc.console;
 
 import java.util.ArrayList;
 import java.util.List;
