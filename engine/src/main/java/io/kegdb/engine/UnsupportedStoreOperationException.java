@@ -6,6 +6,7 @@ package io.kegdb.engine;
  * message that names what would work.
  */
 public final class UnsupportedStoreOperationException extends UnsupportedOperationException {
+    private static final long serialVersionUID = 1L;
 
     /** The operation of {@link KvStore#backup}. */
     public static final String BACKUP = "backup";
