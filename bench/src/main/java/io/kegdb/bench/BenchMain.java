@@ -4,7 +4,9 @@ import java.util.Arrays;
 
 /**
  * Entry point of the benchmark jar: {@code java -jar kegdb-bench.jar seed [options]} runs the seed workloads
- * ({@link SeedWorkloads}), {@code java -jar kegdb-bench.jar jmh [JMH options]} runs the JMH benchmarks.
+ * ({@link SeedWorkloads}), {@code java -jar kegdb-bench.jar jmh [JMH options]} runs the JMH benchmarks,
+ * {@code java -jar kegdb-bench.jar txn [options]} the contended-update benchmark
+ * ({@link io.kegdb.bench.txn.ContendedUpdateBenchmark}).
  */
 public final class BenchMain {
 
@@ -17,9 +19,11 @@ public final class BenchMain {
         switch (command) {
             case "seed" -> SeedWorkloads.main(rest);
             case "jmh" -> org.openjdk.jmh.Main.main(rest);
+            case "txn" -> io.kegdb.bench.txn.ContendedUpdateBenchmark.main(rest);
             default -> {
                 System.err.println("usage: java -jar kegdb-bench.jar seed [options]   (seed workloads; seed --help)");
                 System.err.println("       java -jar kegdb-bench.jar jmh [JMH options] (JMH benchmarks; jmh -h)");
+                System.err.println("       java -jar kegdb-bench.jar txn [options]     (contended updates on KegDB, H2, SQLite; txn --help)");
                 System.exit(2);
             }
         }
