@@ -5,28 +5,32 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * A 64-bit digest of the (key, value) pairs of a key range in ascending key order: what a reader saw, to be
- * compared with what the range holds when a batch is applied ({@link WriteBatch#expectRange}). The same bytes
- * give the same digest on every JVM, so replicas applying a replicated batch agree. Not thread-safe.
+ * A 64-bit digest of the (key, value) pairs of a key range: what a reader saw, to be compared with what the
+ * range holds when a batch is applied ({@link WriteBatch#expectRange}). Each pair is hashed on its own and
+ * the hashes are summed, so the order pairs are added in does not matter (a descending scan digests as an
+ * ascending one). The same bytes give the same digest on every JVM, so replicas applying a replicated batch
+ * agree. Not thread-safe.
  */
 public final class RangeDigest {
 
     private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
     private static final long SEED = 0x6A09E667F3BCC909L;
 
-    private long h = SEED;
+    private long sum;
+    private long count;
 
-    /** Adds the next pair in ascending key order. */
+    /** Adds a pair of the range (each pair once, in any order). */
     public void add(byte[] key, byte[] value) {
-        h = bytes(bytes(h, key), value);
+        sum += finish(bytes(bytes(SEED, key), value));
+        count++;
     }
 
     /** The digest of the pairs added so far. */
     public long value() {
-        return finish(h);
+        return finish(sum ^ finish(count + SEED));
     }
 
-    /** The digest of every pair {@code pairs} yields (ascending); closes it. */
+    /** The digest of every pair {@code pairs} yields; closes it. */
     public static long of(KvIterator pairs) {
         try (pairs) {
             RangeDigest d = new RangeDigest();

@@ -8,6 +8,7 @@ import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.direct.ExplainPlan;
+import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.plan.Plan;
@@ -108,6 +109,10 @@ final class KegDatabase implements SqlDatabase {
         String explained = ExplainPlan.explained(sql);
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema, deadline));
+        }
+        String locking = ForUpdatePlan.locking(sql);
+        if (locking != null) {
+            return new ForUpdatePlan(plan(locking, defaultSchema, deadline));
         }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {

@@ -2,6 +2,8 @@ package io.kegdb.sql.plan;
 
 import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.SnapshotTooOldException;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.sql.SqlError;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.runtime.CalciteContextException;
@@ -17,6 +19,9 @@ public final class SqlErrors {
 
     private SqlErrors() {
     }
+
+    /** SQLState of a transaction or statement that conflicted with a concurrent commit: retry it. */
+    public static final String SERIALIZATION_FAILURE = "40001";
 
     public static SqlError translate(Throwable t) {
         for (Throwable c = t; c != null && c.getCause() != c; c = c.getCause()) {
@@ -58,6 +63,13 @@ public final class SqlErrors {
                 state = "42S22";
             }
             return new SqlError(state, m, v);
+        }
+        if (c instanceof WriteConflictException w) {
+            return new SqlError(SERIALIZATION_FAILURE, "could not serialize access: " + w.getMessage()
+                    + "; nothing was written, run the transaction again", w);
+        }
+        if (c instanceof SnapshotTooOldException old) {
+            return new SqlError(SERIALIZATION_FAILURE, old.getMessage() + "; run the transaction again", old);
         }
         if (c instanceof KeyExistsException k) {
             return new SqlError("23505", "duplicate key: " + k.getMessage(), k);
