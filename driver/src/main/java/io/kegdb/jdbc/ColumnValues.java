@@ -1,5 +1,7 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.sql.SqlState;
+
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;
@@ -102,7 +104,7 @@ final class ColumnValues {
     static int toInt(Object v) throws SQLException {
         long l = toLong(v);
         if (l < Integer.MIN_VALUE || l > Integer.MAX_VALUE) {
-            throw JdbcErrors.of("22003", "value " + l + " out of range for INTEGER");
+            throw JdbcErrors.of(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + l + " out of range for INTEGER");
         }
         return (int) l;
     }
@@ -321,7 +323,8 @@ final class ColumnValues {
         if (shown.length() > 60) {
             shown = shown.substring(0, 57) + "...";
         }
-        return JdbcErrors.of(JdbcErrors.BAD_CONVERSION, "cannot convert " + v.getClass().getSimpleName() + " '" + shown
+        return JdbcErrors.of(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                "cannot convert " + v.getClass().getSimpleName() + " '" + shown
                 + "' to " + target, cause);
     }
 }

@@ -2,6 +2,7 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.Durability;
+import io.kegdb.sql.SqlState;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -75,7 +76,8 @@ enum ConnectionOption {
         for (ConnectionOption o : values()) {
             known.append(known.length() == 0 ? "" : ", ").append(o.key);
         }
-        throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "unknown connection option '" + name + "' (known: " + known + ")");
+        throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                "unknown connection option '" + name + "' (known: " + known + ")");
     }
 
     /** Applies {@code value} to the engine options being built; only for {@link #isEngineOption()}. */
@@ -95,7 +97,7 @@ enum ConnectionOption {
         } catch (NumberFormatException | ArithmeticException | DateTimeParseException e) {
             throw badValue(value, e);
         } catch (IllegalArgumentException e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "bad value '" + value + "' for option " + key + ": "
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "bad value '" + value + "' for option " + key + ": "
                     + e.getMessage(), e);
         }
     }
@@ -132,7 +134,7 @@ enum ConnectionOption {
     }
 
     private SQLException badValue(String value, Throwable cause) {
-        return JdbcErrors.of(JdbcErrors.BAD_OPTION, "bad value '" + value + "' for option " + key
+        return JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "bad value '" + value + "' for option " + key
                 + " (expected " + allowed + ")", cause);
     }
 

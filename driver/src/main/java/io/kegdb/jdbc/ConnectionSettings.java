@@ -2,6 +2,7 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.Durability;
+import io.kegdb.sql.SqlState;
 
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
@@ -42,7 +43,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
     /** Parses {@code url} and merges {@code info}; every unknown option or bad value is an SQLException naming it. */
     static ConnectionSettings parse(String url, Properties info) throws SQLException {
         if (!accepts(url)) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "not a KegDB URL: " + url + " (expected " + PREFIX + "<dir>)");
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "not a KegDB URL: " + url + " (expected " + PREFIX + "<dir>)");
         }
         String rest = url.substring(PREFIX.length());
         int q = rest.indexOf('?');
@@ -55,7 +56,8 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 }
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
-                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option '" + pair + "' in URL " + url + " has no value (expected name=value)");
+                    throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                            "option '" + pair + "' in URL " + url + " has no value (expected name=value)");
                 }
                 String name = decode(pair.substring(0, eq));
                 options.put(ConnectionOption.byName(name), decode(pair.substring(eq + 1)));
@@ -68,7 +70,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 String fromUrl = options.get(option);
                 if (fromUrl != null && !fromUrl.equals(value) && option != ConnectionOption.USER
                         && option != ConnectionOption.PASSWORD) {
-                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option " + option.key() + " is '" + fromUrl
+                    throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "option " + option.key() + " is '" + fromUrl
                             + "' in the URL but '" + value + "' in the properties");
                 }
                 options.putIfAbsent(option, value);
@@ -102,23 +104,25 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
             String name = location.substring(MEMORY_PREFIX.length());
             if (name.isEmpty()) {
-                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "in-memory URL needs a name: " + PREFIX + MEMORY_PREFIX + "<name>");
+                throw JdbcErrors.of(SqlState.CANNOT_CONNECT,
+                        "in-memory URL needs a name: " + PREFIX + MEMORY_PREFIX + "<name>");
             }
             if (raft != null) {
-                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "an in-memory store cannot be a Raft member");
+                throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "an in-memory store cannot be a Raft member");
             }
             return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
                     Collections.unmodifiableMap(explicitEngine), null);
         }
         if (location.isEmpty()) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
                     + PREFIX + "<dir>)");
         }
         Path dir;
         try {
             dir = Path.of(location).toAbsolutePath().normalize();
         } catch (InvalidPathException e) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "invalid database directory '" + location + "': " + e.getMessage(), e);
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT,
+                    "invalid database directory '" + location + "': " + e.getMessage(), e);
         }
         return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
                 Collections.unmodifiableMap(explicitEngine), raft);
@@ -128,7 +132,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         try {
             return URLDecoder.decode(s, StandardCharsets.UTF_8);
         } catch (IllegalArgumentException e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "malformed %-escape in URL option '" + s + "'", e);
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "malformed %-escape in URL option '" + s + "'", e);
         }
     }
 

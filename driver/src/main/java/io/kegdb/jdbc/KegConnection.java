@@ -1,9 +1,10 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.Durability;
-import io.kegdb.sql.SqlError;
 import io.kegdb.sql.Isolation;
+import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlSession;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.SqlStatement;
 
 import java.sql.Array;
@@ -106,7 +107,7 @@ final class KegConnection implements Connection {
     public PreparedStatement prepareStatement(String sql) throws SQLException {
         checkOpen();
         if (sql == null) {
-            throw JdbcErrors.of("42000", "SQL text is null");
+            throw JdbcErrors.of(SqlState.SYNTAX_ERROR, "SQL text is null");
         }
         SqlStatement prepared;
         try {
@@ -163,7 +164,8 @@ final class KegConnection implements Connection {
         checkOpen();
         synchronized (lock) {
             if (session.autoCommit()) {
-                throw JdbcErrors.of(JdbcErrors.TRANSACTION_STATE, "commit() while autocommit is on: every statement is already committed");
+                throw JdbcErrors.of(SqlState.INVALID_TRANSACTION_STATE,
+                        "commit() while autocommit is on: every statement is already committed");
             }
             try {
                 session.commit();
@@ -180,7 +182,8 @@ final class KegConnection implements Connection {
         checkOpen();
         synchronized (lock) {
             if (session.autoCommit()) {
-                throw JdbcErrors.of(JdbcErrors.TRANSACTION_STATE, "rollback() while autocommit is on: nothing to roll back");
+                throw JdbcErrors.of(SqlState.INVALID_TRANSACTION_STATE,
+                        "rollback() while autocommit is on: nothing to roll back");
             }
             try {
                 session.rollback();
@@ -272,13 +275,12 @@ final class KegConnection implements Connection {
             case TRANSACTION_READ_COMMITTED -> Isolation.READ_COMMITTED;
             case TRANSACTION_REPEATABLE_READ -> Isolation.REPEATABLE_READ;
             case TRANSACTION_SERIALIZABLE -> Isolation.SERIALIZABLE;
-            case TRANSACTION_READ_UNCOMMITTED -> {
-                warn("READ_UNCOMMITTED is not offered; the connection uses READ_COMMITTED, which is stricter");
+            case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_NONE -> {
+                warn("isolation level " + level + " is not offered; the connection uses READ_COMMITTED, which is"
+                        + " stricter");
                 yield Isolation.READ_COMMITTED;
             }
-            case TRANSACTION_NONE -> throw JdbcErrors.of(JdbcErrors.BAD_VALUE,
-                    "TRANSACTION_NONE cannot be set: KegDB always runs transactions");
-            default -> throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown isolation level " + level);
+            default -> throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown isolation level " + level);
         };
         synchronized (lock) {
             try {
@@ -314,7 +316,7 @@ final class KegConnection implements Connection {
     }
 
     private void warn(String message) {
-        SQLWarning w = new SQLWarning(message, "01000");
+        SQLWarning w = new SQLWarning(message, SqlState.WARNING);
         if (warnings == null) {
             warnings = w;
         } else {
@@ -326,18 +328,18 @@ final class KegConnection implements Connection {
     private void checkResultSetKind(int type, int concurrency, int holdability) throws SQLException {
         if (type != ResultSet.TYPE_FORWARD_ONLY) {
             if (type != ResultSet.TYPE_SCROLL_INSENSITIVE && type != ResultSet.TYPE_SCROLL_SENSITIVE) {
-                throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set type " + type);
+                throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set type " + type);
             }
             warn("result set type " + type + " downgraded to TYPE_FORWARD_ONLY");
         }
         if (concurrency != ResultSet.CONCUR_READ_ONLY) {
             if (concurrency != ResultSet.CONCUR_UPDATABLE) {
-                throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set concurrency " + concurrency);
+                throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set concurrency " + concurrency);
             }
             warn("result set concurrency CONCUR_UPDATABLE downgraded to CONCUR_READ_ONLY");
         }
         if (holdability != ResultSet.HOLD_CURSORS_OVER_COMMIT && holdability != ResultSet.CLOSE_CURSORS_AT_COMMIT) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "unknown result set holdability " + holdability);
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown result set holdability " + holdability);
         }
     }
 
@@ -464,7 +466,7 @@ final class KegConnection implements Connection {
     @Override
     public boolean isValid(int timeout) throws SQLException {
         if (timeout < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "timeout " + timeout + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "timeout " + timeout + " is negative");
         }
         return !closed;
     }
@@ -472,7 +474,7 @@ final class KegConnection implements Connection {
     @Override
     public void setClientInfo(String name, String value) throws SQLClientInfoException {
         if (closed) {
-            throw new SQLClientInfoException("connection is closed", JdbcErrors.CONNECTION_CLOSED, 0,
+            throw new SQLClientInfoException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0,
                     Map.of(name, ClientInfoStatus.REASON_UNKNOWN));
         }
         synchronized (clientInfo) {
@@ -491,7 +493,7 @@ final class KegConnection implements Connection {
             for (String name : properties.stringPropertyNames()) {
                 failed.put(name, ClientInfoStatus.REASON_UNKNOWN);
             }
-            throw new SQLClientInfoException("connection is closed", JdbcErrors.CONNECTION_CLOSED, 0, failed);
+            throw new SQLClientInfoException("connection is closed", SqlState.CONNECTION_DOES_NOT_EXIST, 0, failed);
         }
         synchronized (clientInfo) {
             clientInfo.clear();
@@ -533,7 +535,7 @@ final class KegConnection implements Connection {
     public void setSchema(String schema) throws SQLException {
         checkOpen();
         if (schema == null) {
-            throw JdbcErrors.of("3F000", "schema name is null");
+            throw JdbcErrors.of(SqlState.INVALID_SCHEMA_NAME, "schema name is null");
         }
         synchronized (lock) {
             try {
@@ -556,7 +558,7 @@ final class KegConnection implements Connection {
     @Override
     public void abort(Executor executor) throws SQLException {
         if (executor == null) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "executor is null");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "executor is null");
         }
         if (closed) {
             return;
@@ -570,7 +572,7 @@ final class KegConnection implements Connection {
     public void setNetworkTimeout(Executor executor, int milliseconds) throws SQLException {
         checkOpen();
         if (milliseconds < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "network timeout " + milliseconds + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "network timeout " + milliseconds + " is negative");
         }
         networkTimeoutMillis = milliseconds;
     }

@@ -1,5 +1,7 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.sql.SqlState;
+
 import java.io.PrintWriter;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -54,11 +56,11 @@ public final class KegDataSource implements DataSource {
     public Connection getConnection() throws SQLException {
         String u = url;
         if (u == null) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "KegDataSource has no URL (call setUrl)");
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "KegDataSource has no URL (call setUrl)");
         }
         Connection c = driver.connect(u, properties);
         if (c == null) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "not a KegDB URL: " + u);
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "not a KegDB URL: " + u);
         }
         return c;
     }
@@ -68,7 +70,7 @@ public final class KegDataSource implements DataSource {
     public Connection getConnection(String username, String password) throws SQLException {
         String u = url;
         if (u == null) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "KegDataSource has no URL (call setUrl)");
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "KegDataSource has no URL (call setUrl)");
         }
         Properties p = getProperties();
         if (username != null) {
@@ -76,7 +78,7 @@ public final class KegDataSource implements DataSource {
         }
         Connection c = driver.connect(u, p);
         if (c == null) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "not a KegDB URL: " + u);
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "not a KegDB URL: " + u);
         }
         return c;
     }

@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.sql.ColumnInfo;
+import io.kegdb.sql.SqlState;
 
 import java.sql.ParameterMetaData;
 import java.sql.SQLException;
@@ -16,7 +17,8 @@ final class KegParameterMetaData implements ParameterMetaData {
 
     private ColumnInfo parameter(int i) throws SQLException {
         if (i < 1 || i > parameters.size()) {
-            throw JdbcErrors.of(JdbcErrors.BAD_INDEX, "parameter index " + i + " out of range 1.." + parameters.size());
+            throw JdbcErrors.of(SqlState.INVALID_DESCRIPTOR_INDEX,
+                    "parameter index " + i + " out of range 1.." + parameters.size());
         }
         return parameters.get(i - 1);
     }

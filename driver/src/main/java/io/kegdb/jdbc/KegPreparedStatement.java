@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.sql.Deadline;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.SqlStatement;
 
 import java.io.IOException;
@@ -60,7 +61,7 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
     private List<Object> boundParameters(Object[] values) throws SQLException {
         for (int i = 0; i < values.length; i++) {
             if (values[i] == UNSET) {
-                throw JdbcErrors.of(JdbcErrors.PARAMETER_MISSING, "parameter " + (i + 1) + " of " + values.length
+                throw JdbcErrors.of(SqlState.PARAMETER_MISSING, "parameter " + (i + 1) + " of " + values.length
                         + " has no value: " + prepared.sql());
             }
         }
@@ -142,7 +143,8 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
     private void bind(int index, Object value) throws SQLException {
         checkOpen();
         if (index < 1 || index > params.length) {
-            throw JdbcErrors.of(JdbcErrors.BAD_INDEX, "parameter index " + index + " out of range 1.." + params.length
+            throw JdbcErrors.of(SqlState.INVALID_DESCRIPTOR_INDEX,
+                    "parameter index " + index + " out of range 1.." + params.length
                     + " for: " + prepared.sql());
         }
         params[index - 1] = value;
@@ -159,7 +161,7 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
         if (x instanceof Enum<?> e) {
             return e.name();
         }
-        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "parameters of type " + x.getClass().getName()
+        throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "parameters of type " + x.getClass().getName()
                 + " are not supported (use String, byte[], numbers, Boolean, dates)");
     }
 
@@ -408,7 +410,7 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
         try {
             return length < 0 ? in.readAllBytes() : in.readNBytes(Math.toIntExact(length));
         } catch (IOException | ArithmeticException e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "cannot read parameter stream: " + e.getMessage(), e);
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "cannot read parameter stream: " + e.getMessage(), e);
         }
     }
 
@@ -424,7 +426,7 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
             }
             return sb.toString();
         } catch (IOException e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "cannot read parameter reader: " + e.getMessage(), e);
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "cannot read parameter reader: " + e.getMessage(), e);
         }
     }
 
@@ -441,7 +443,8 @@ final class KegPreparedStatement extends KegStatement implements PreparedStateme
     }
 
     private SQLException textOnPrepared() {
-        return JdbcErrors.of(JdbcErrors.SEQUENCE_ERROR, "SQL text cannot be passed to a PreparedStatement's execute methods");
+        return JdbcErrors.of(SqlState.FUNCTION_SEQUENCE_ERROR,
+                "SQL text cannot be passed to a PreparedStatement's execute methods");
     }
 
     @Override

@@ -3,6 +3,7 @@ package io.kegdb.jdbc;
 import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.SqlStatement;
 
 import java.io.ByteArrayInputStream;
@@ -95,7 +96,7 @@ final class KegResultSet extends ReadOnlyResultSet {
             statement.checkNotCancelled();
         }
         if (deadlineNanos != 0 && (row % DEADLINE_CHECK_EVERY == 0) && System.nanoTime() - deadlineNanos > 0) {
-            throw JdbcErrors.of(JdbcErrors.TIMEOUT, "query timeout reached after " + row + " rows");
+            throw JdbcErrors.of(SqlState.TIMEOUT_EXPIRED, "query timeout reached after " + row + " rows");
         }
         boolean has;
         try {
@@ -124,10 +125,11 @@ final class KegResultSet extends ReadOnlyResultSet {
     private Object value(int columnIndex) throws SQLException {
         checkOpen();
         if (columnIndex < 1 || columnIndex > columns.size()) {
-            throw JdbcErrors.of(JdbcErrors.BAD_INDEX, "column index " + columnIndex + " out of range 1.." + columns.size());
+            throw JdbcErrors.of(SqlState.INVALID_DESCRIPTOR_INDEX,
+                    "column index " + columnIndex + " out of range 1.." + columns.size());
         }
         if (!onRow) {
-            throw JdbcErrors.of(JdbcErrors.INVALID_CURSOR, afterLast ? "no current row: after the last row"
+            throw JdbcErrors.of(SqlState.INVALID_CURSOR_STATE, afterLast ? "no current row: after the last row"
                     : "no current row: call next() first");
         }
         Object v;
@@ -169,7 +171,7 @@ final class KegResultSet extends ReadOnlyResultSet {
             }
         }
         if (i == null) {
-            throw JdbcErrors.of("42S22", "no column '" + label + "' in this result set");
+            throw JdbcErrors.of(SqlState.COLUMN_NOT_FOUND, "no column '" + label + "' in this result set");
         }
         return i;
     }
@@ -472,14 +474,16 @@ final class KegResultSet extends ReadOnlyResultSet {
     }
 
     private SQLException forwardOnly(String method) {
-        return JdbcErrors.of(JdbcErrors.INVALID_CURSOR, method + "() needs a scrollable result set; KegDB's are TYPE_FORWARD_ONLY");
+        return JdbcErrors.of(SqlState.INVALID_CURSOR_STATE,
+                method + "() needs a scrollable result set; KegDB's are TYPE_FORWARD_ONLY");
     }
 
     @Override
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
         if (direction != FETCH_FORWARD) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "only FETCH_FORWARD is possible on a forward-only result set");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE,
+                    "only FETCH_FORWARD is possible on a forward-only result set");
         }
     }
 
@@ -493,7 +497,7 @@ final class KegResultSet extends ReadOnlyResultSet {
     public void setFetchSize(int rows) throws SQLException {
         checkOpen();
         if (rows < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "fetch size " + rows + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "fetch size " + rows + " is negative");
         }
         fetchSize = rows;
     }
@@ -611,7 +615,7 @@ final class KegResultSet extends ReadOnlyResultSet {
         try {
             return new java.net.URI(s).toURL();
         } catch (Exception e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_CONVERSION, "not a URL: " + s, e);
+            throw JdbcErrors.of(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST, "not a URL: " + s, e);
         }
     }
 
@@ -684,7 +688,7 @@ final class KegResultSet extends ReadOnlyResultSet {
     @Override
     public <T> T getObject(int c, Class<T> type) throws SQLException {
         if (type == null) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "type is null");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "type is null");
         }
         return ColumnValues.toType(value(c), type);
     }

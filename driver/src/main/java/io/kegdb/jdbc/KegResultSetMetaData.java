@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.sql.ColumnInfo;
+import io.kegdb.sql.SqlState;
 
 import java.sql.ResultSetMetaData;
 import java.sql.SQLException;
@@ -17,7 +18,8 @@ final class KegResultSetMetaData implements ResultSetMetaData {
 
     private ColumnInfo column(int i) throws SQLException {
         if (i < 1 || i > columns.size()) {
-            throw JdbcErrors.of(JdbcErrors.BAD_INDEX, "column index " + i + " out of range 1.." + columns.size());
+            throw JdbcErrors.of(SqlState.INVALID_DESCRIPTOR_INDEX,
+                    "column index " + i + " out of range 1.." + columns.size());
         }
         return columns.get(i - 1);
     }

@@ -3,6 +3,7 @@ package io.kegdb.jdbc;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.SqlStatement;
 
 import java.sql.BatchUpdateException;
@@ -51,7 +52,7 @@ class KegStatement implements Statement {
     final void checkNotCancelled() throws SQLException {
         if (cancelled) {
             cancelled = false;
-            throw JdbcErrors.of(JdbcErrors.TIMEOUT, "statement cancelled");
+            throw JdbcErrors.of(SqlState.TIMEOUT_EXPIRED, "statement cancelled");
         }
     }
 
@@ -80,7 +81,7 @@ class KegStatement implements Statement {
             if (ownsPrepared) {
                 prepared.close();
             }
-            throw JdbcErrors.of(JdbcErrors.WRONG_STATEMENT_KIND, kindProblem + ": " + prepared.sql());
+            throw JdbcErrors.of(SqlState.DYNAMIC_SQL_ERROR, kindProblem + ": " + prepared.sql());
         }
         long deadline = queryTimeoutSeconds > 0 ? System.nanoTime() + TimeUnit.SECONDS.toNanos(queryTimeoutSeconds) : 0;
         SqlResult result;
@@ -115,7 +116,7 @@ class KegStatement implements Statement {
     private boolean runText(String sql, Expect expect) throws SQLException {
         checkOpen();
         if (sql == null) {
-            throw JdbcErrors.of("42000", "SQL text is null");
+            throw JdbcErrors.of(SqlState.SYNTAX_ERROR, "SQL text is null");
         }
         SqlStatement prepared;
         Deadline limit = startDeadline(); // the timeout covers planning the text too
@@ -214,7 +215,7 @@ class KegStatement implements Statement {
     public void setMaxFieldSize(int max) throws SQLException {
         checkOpen();
         if (max < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "max field size " + max + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "max field size " + max + " is negative");
         }
         // accepted: values are returned whole
     }
@@ -240,7 +241,7 @@ class KegStatement implements Statement {
     public void setLargeMaxRows(long max) throws SQLException {
         checkOpen();
         if (max < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "max rows " + max + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "max rows " + max + " is negative");
         }
         maxRows = max;
     }
@@ -260,7 +261,7 @@ class KegStatement implements Statement {
     public void setQueryTimeout(int seconds) throws SQLException {
         checkOpen();
         if (seconds < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "query timeout " + seconds + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "query timeout " + seconds + " is negative");
         }
         queryTimeoutSeconds = seconds;
     }
@@ -333,7 +334,8 @@ class KegStatement implements Statement {
     public void setFetchDirection(int direction) throws SQLException {
         checkOpen();
         if (direction != ResultSet.FETCH_FORWARD) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "only FETCH_FORWARD is possible; result sets are forward-only");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE,
+                    "only FETCH_FORWARD is possible; result sets are forward-only");
         }
     }
 
@@ -348,7 +350,7 @@ class KegStatement implements Statement {
     public void setFetchSize(int rows) throws SQLException {
         checkOpen();
         if (rows < 0) {
-            throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "fetch size " + rows + " is negative");
+            throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "fetch size " + rows + " is negative");
         }
         fetchSize = rows;
     }

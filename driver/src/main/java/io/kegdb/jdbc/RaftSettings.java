@@ -2,6 +2,7 @@ package io.kegdb.jdbc;
 
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.ReadConsistency;
+import io.kegdb.sql.SqlState;
 
 import java.sql.SQLException;
 import java.time.Duration;
@@ -42,11 +43,12 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
             String rest = location.substring(CLIENT_PREFIX.length());
             int slash = rest.indexOf('/');
             if (slash <= 0 || slash == rest.length() - 1) {
-                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "raft URL needs nodes and a group: "
+                throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "raft URL needs nodes and a group: "
                         + ConnectionSettings.PREFIX + CLIENT_PREFIX + "h1:p1,h2:p2,h3:p3/<group>");
             }
             if (group != null || self != null || peers != null) {
-                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "raft.group, raft.self and raft.peers belong to an embedded"
+                throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                        "raft.group, raft.self and raft.peers belong to an embedded"
                         + " member's URL (" + ConnectionSettings.PREFIX + "<dir>?raft.group=...), not to "
                         + CLIENT_PREFIX + " URLs");
             }
@@ -56,12 +58,14 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
             for (ConnectionOption o : new ConnectionOption[] {ConnectionOption.READ_CONSISTENCY,
                 ConnectionOption.RAFT_TIMEOUT, ConnectionOption.RAFT_ELECTION_TIMEOUT}) {
                 if (options.containsKey(o)) {
-                    throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "option " + o.key() + " applies to Raft URLs only");
+                    throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                            "option " + o.key() + " applies to Raft URLs only");
                 }
             }
             return null;
         } else if (group == null || self == null || peers == null) {
-            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "an embedded Raft member needs raft.group, raft.self and"
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                    "an embedded Raft member needs raft.group, raft.self and"
                     + " raft.peers together");
         }
         ReadConsistency consistency = ReadConsistency.LINEARIZABLE;
@@ -70,7 +74,7 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
             try {
                 consistency = ReadConsistency.parse(rc);
             } catch (IllegalArgumentException e) {
-                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, e.getMessage(), e);
+                throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, e.getMessage(), e);
             }
         }
         Duration timeout = Duration.ofSeconds(10);
@@ -85,10 +89,12 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
                 election = Integer.parseInt(e.trim());
             }
         } catch (RuntimeException e) {
-            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "bad raft.timeout or raft.electionTimeoutMs: " + e.getMessage(), e);
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                    "bad raft.timeout or raft.electionTimeoutMs: " + e.getMessage(), e);
         }
         if (timeout.isZero() || timeout.isNegative() || election < 100) {
-            throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "raft.timeout must be positive and raft.electionTimeoutMs at"
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                    "raft.timeout must be positive and raft.electionTimeoutMs at"
                     + " least 100");
         }
         return new RaftSettings(group.trim(), peers.trim(), self == null ? null : self.trim(), consistency, timeout,

@@ -1,12 +1,13 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.KvStore;
-import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.ReplicationException;
 import io.kegdb.sql.DatabaseOptions;
+import io.kegdb.sql.SqlState;
 
 import java.io.IOException;
 import java.nio.file.Path;
@@ -23,7 +24,7 @@ final class RaftStores {
     static KvStore open(RaftSettings raft, Path dir) throws SQLException {
         try {
             if (raft.isClient()) {
-                return RaftClientStore.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
+                return RaftGroupClient.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
             }
             return RaftNode.start(RaftNodeOptions.builder()
                     .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
@@ -32,7 +33,7 @@ final class RaftStores {
                     .readConsistency(raft.readConsistency())
                     .build());
         } catch (IOException | RuntimeException e) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
                     + raft.peers() + ": " + e.getMessage(), e);
         }
     }
@@ -43,6 +44,14 @@ final class RaftStores {
      */
     static DatabaseOptions databaseOptions(KvStore store) {
         return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store)));
+    }
+
+    /** The SQLState of a replication failure, by its kind. */
+    static String sqlState(ReplicationException e) {
+        return switch (e.kind()) {
+            case UNAVAILABLE -> SqlState.CONNECTION_FAILURE;
+            case OUTCOME_UNKNOWN -> SqlState.TRANSACTION_RESOLUTION_UNKNOWN;
+        };
     }
 
     /** The replication failure under {@code t}, or null. */

@@ -1,5 +1,7 @@
 package io.kegdb.jdbc;
 
+import io.kegdb.sql.SqlState;
+
 import java.sql.SQLException;
 
 /** The {@code Wrapper.unwrap} rule every driver object follows: it wraps nothing but itself. */
@@ -11,6 +13,6 @@ final class SelfWrapper {
         if (iface.isInstance(self)) {
             return iface.cast(self);
         }
-        throw JdbcErrors.of(JdbcErrors.BAD_VALUE, "not a wrapper for " + iface.getName());
+        throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "not a wrapper for " + iface.getName());
     }
 }

@@ -5,6 +5,7 @@ import io.kegdb.engine.KvStore;
 import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlDatabase;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,14 +62,14 @@ final class StoreRegistry {
 
     private static Path realDirectory(Path dir, boolean readOnly) throws SQLException {
         if (readOnly && !Files.isDirectory(dir)) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "database directory " + dir
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "database directory " + dir
                     + " does not exist (readOnly=true opens an existing database only)");
         }
         try {
             Files.createDirectories(dir);
             return dir.toRealPath();
         } catch (IOException | SecurityException e) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot create database directory " + dir + ": " + e, e);
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot create database directory " + dir + ": " + e, e);
         }
     }
 
@@ -83,7 +84,7 @@ final class StoreRegistry {
             try {
                 store = Bitcask.open(Path.of(key), settings.engineOptions());
             } catch (IOException | RuntimeException e) {
-                throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot open database " + key + ": " + e.getMessage(), e);
+                throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot open database " + key + ": " + e.getMessage(), e);
             }
         }
         try {
@@ -99,28 +100,29 @@ final class StoreRegistry {
             }
             io.kegdb.raft.ReplicationException replication = RaftStores.replicationCause(e);
             if (replication != null) {
-                throw JdbcErrors.of(replication.kind().sqlState(), "cannot read the SQL catalog of " + key + ": "
+                throw JdbcErrors.of(RaftStores.sqlState(replication), "cannot read the SQL catalog of " + key + ": "
                         + replication.getMessage(), e);
             }
             if (e instanceof SqlError sqlError) {
                 throw JdbcErrors.of(sqlError.sqlState(), "cannot open the SQL catalog of " + key + ": "
                         + sqlError.getMessage(), sqlError);
             }
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "cannot open the SQL catalog of " + key + ": " + e, e);
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot open the SQL catalog of " + key + ": " + e, e);
         }
     }
 
     /** A second connection may not silently get a store configured differently from what it asked for. */
     private static void checkCompatible(SharedStore shared, ConnectionSettings settings) throws SQLException {
         if (shared.readOnly() && !settings.readOnly()) {
-            throw JdbcErrors.of(JdbcErrors.CANNOT_CONNECT, "database " + shared.key() + " is open read-only in this JVM"
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "database " + shared.key() + " is open read-only in this JVM"
                     + " (opened with readOnly=true); close those connections or add readOnly=true");
         }
         for (Map.Entry<ConnectionOption, String> e : settings.explicitEngine().entrySet()) {
             ConnectionOption option = e.getKey();
             Object current = option.valueIn(shared.engineOptions());
             if (!current.equals(option.valueIn(settings.engineOptions()))) {
-                throw JdbcErrors.of(JdbcErrors.BAD_OPTION, "database " + shared.key() + " is already open in this JVM with "
+                throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                        "database " + shared.key() + " is already open in this JVM with "
                         + option.key() + "=" + current + ", not " + e.getValue());
             }
         }

@@ -366,7 +366,7 @@ public final class Bitcask implements KvStore {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException(dir + ": store is closed");
+            throw new StoreClosedException(dir + ": store is closed");
         }
     }
 

@@ -5,7 +5,8 @@ package io.kegdb.engine;
  * replicated store all implement it. Keys are ordered as unsigned bytes. Implementations are thread-safe.
  *
  * <p>I/O failures surface as {@link java.io.UncheckedIOException}; bad arguments as
- * {@link IllegalArgumentException} ({@link LimitExceededException} for a size limit) naming the limit.
+ * {@link IllegalArgumentException} ({@link LimitExceededException} for a size limit) naming the limit; use after
+ * {@link #close()} as {@link StoreClosedException}.
  */
 public interface KvStore extends AutoCloseable {
 

@@ -173,7 +173,7 @@ final class MemoryStore implements KvStore {
 
     private void checkOpen() {
         if (closed) {
-            throw new IllegalStateException("store is closed");
+            throw new StoreClosedException("store is closed");
         }
     }
 }

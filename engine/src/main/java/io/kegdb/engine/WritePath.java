@@ -430,7 +430,7 @@ final class WritePath {
     /** Throws unless writes are taken: the store is open, not read-only, and no fsync or staged write failed. */
     void checkWritable() {
         if (closed) {
-            throw new IllegalStateException(dir + ": store is closed");
+            throw new StoreClosedException(dir + ": store is closed");
         }
         if (options.readOnly()) {
             throw new IllegalStateException(dir + ": store is open read-only");

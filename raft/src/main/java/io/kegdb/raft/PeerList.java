@@ -4,12 +4,12 @@ import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.entity.PeerId;
 
 /** Parses {@code host:port,host:port,...} into a configuration, naming the entry that does not parse. */
-final class PeerList {
+public final class PeerList {
 
     private PeerList() {
     }
 
-    static Configuration parse(String peers) {
+    public static Configuration parse(String peers) {
         Configuration conf = new Configuration();
         for (String part : peers.split(",")) {
             String p = part.trim();

@@ -4,7 +4,7 @@ import java.util.List;
 
 /**
  * A replicated store that describes its Raft group: one {@link RaftStatus} per member, as each member sees
- * itself (the rows of a SYS.RAFT table). Both {@link RaftNode} and the stores of {@link RaftClientStore}
+ * itself (the rows of a SYS.RAFT table). Both {@link RaftNode} and the stores of {@link RaftGroupClient}
  * implement it.
  */
 public interface RaftGroupView {

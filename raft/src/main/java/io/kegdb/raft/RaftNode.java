@@ -16,6 +16,16 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.replication.DataStore;
+import io.kegdb.raft.replication.GroupCaller;
+import io.kegdb.raft.replication.GroupStore;
+import io.kegdb.raft.replication.KvRequestProcessor;
+import io.kegdb.raft.replication.KvStateMachine;
+import io.kegdb.raft.replication.Replica;
+import io.kegdb.raft.replication.RpcTransport;
+import io.kegdb.raft.replication.TrackingServiceFactory;
+import io.kegdb.raft.replication.Transport;
+import io.kegdb.raft.storage.KegRaftServiceFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -1,6 +1,7 @@
 package io.kegdb.raft;
 
 import com.alipay.sofa.jraft.JRaftServiceFactory;
+import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.nio.file.Path;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import java.util.Objects;
  * .peers("127.0.0.1:8101,127.0.0.1:8102,127.0.0.1:8103").build()}.
  *
  * <p>When {@code peers} does not contain {@code self} the node joins an existing group: it starts without a
- * configuration and waits to be added with {@code CliService.addPeer} (see {@link ClusterMain}).
+ * configuration and waits to be added with {@code CliService.addPeer} ({@code kegdb cluster add-peer}).
  */
 public final class RaftNodeOptions {
 

@@ -29,12 +29,12 @@ public final class ReplicationException extends RuntimeException {
 
     private final Kind kind;
 
-    ReplicationException(Kind kind, String message) {
+    public ReplicationException(Kind kind, String message) {
         super(message);
         this.kind = kind;
     }
 
-    ReplicationException(Kind kind, String message, Throwable cause) {
+    public ReplicationException(Kind kind, String message, Throwable cause) {
         super(message, cause);
         this.kind = kind;
     }

@@ -18,8 +18,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
 
-import static io.kegdb.raft.ReplicatedStoreTest.b;
-import static io.kegdb.raft.ReplicatedStoreTest.s;
+import static io.kegdb.raft.TestBytes.b;
+import static io.kegdb.raft.TestBytes.s;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -49,7 +49,7 @@ class FailoverTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int oldLeader = cluster.awaitLeader();
-        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
         for (int i = 0; i < 50; i++) {
             client.put(b("before-" + i), b("v" + i), Durability.SYNC);
         }
@@ -119,7 +119,7 @@ class FailoverTest {
     }
 
     private KvStore localView(RaftNode node) {
-        return RaftClientStore.connect(TestCluster.GROUP, node.status().node(), Duration.ofSeconds(5),
+        return RaftGroupClient.connect(TestCluster.GROUP, node.status().node(), Duration.ofSeconds(5),
                 ReadConsistency.LOCAL);
     }
 

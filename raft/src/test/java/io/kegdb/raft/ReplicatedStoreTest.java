@@ -6,18 +6,20 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.replication.GroupStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.kegdb.raft.TestBytes.b;
+import static io.kegdb.raft.TestBytes.s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -45,21 +47,13 @@ class ReplicatedStoreTest {
         }
     }
 
-    static byte[] b(String s) {
-        return s.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String s(byte[] b) {
-        return b == null ? null : new String(b, StandardCharsets.UTF_8);
-    }
-
     @Test
     void writesThroughClientAndMembersAreReadEverywhere() throws Exception {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int leader = cluster.awaitLeader();
         int follower = (leader + 1) % 3;
-        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
 
         client.put(b("from-client"), b("1"), Durability.SYNC);
         cluster.nodes.get(follower).put(b("from-follower"), b("2"), Durability.SYNC);
@@ -92,7 +86,7 @@ class ReplicatedStoreTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         cluster.awaitLeader();
-        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
         int n = GroupStore.PAGE_SIZE * 2 + 37;
         WriteBatch batch = new WriteBatch();
         for (int i = 0; i < n; i++) {
@@ -135,7 +129,7 @@ class ReplicatedStoreTest {
         int leader = cluster.awaitLeader();
         cluster.nodes.get(leader).put(b("k"), b("v"), Durability.SYNC);
         RaftNode follower = cluster.nodes.get((leader + 1) % 3);
-        try (KvStore local = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15),
+        try (KvStore local = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15),
                 ReadConsistency.LOCAL)) {
             assertEquals("v", s(local.get(b("k"))), "a local read on the leader sees its own applied write");
         }
@@ -149,7 +143,7 @@ class ReplicatedStoreTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int leader = cluster.awaitLeader();
-        client = RaftClientStore.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
         client.put(b("k"), b("v"), Durability.SYNC);
         long applied = cluster.nodes.get(leader).status().appliedIndex();
 
@@ -185,7 +179,7 @@ class ReplicatedStoreTest {
     @Test
     void anUnreachableGroupFailsWithinTheTimeout() throws Exception {
         String nobody = "127.0.0.1:" + TestCluster.freePort();
-        try (KvStore store = RaftClientStore.connect("nobody", nobody, Duration.ofMillis(800))) {
+        try (KvStore store = RaftGroupClient.connect("nobody", nobody, Duration.ofMillis(800))) {
             long start = System.nanoTime();
             ReplicationException e = assertThrows(ReplicationException.class,
                     () -> store.put(b("k"), b("v"), Durability.SYNC));

@@ -12,16 +12,16 @@ import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 
 /** Raft nodes on 127.0.0.1 in this JVM, each in its own directory, with short election timeouts. */
-final class TestCluster implements AutoCloseable {
+public final class TestCluster implements AutoCloseable {
 
-    static final String GROUP = "kegdb-test";
-    static final int ELECTION_TIMEOUT_MS = 600;
+    public static final String GROUP = "kegdb-test";
+    public static final int ELECTION_TIMEOUT_MS = 600;
 
-    final Path root;
-    final List<String> addresses = new ArrayList<>();
-    final List<RaftNode> nodes = new ArrayList<>();
+    public final Path root;
+    public final List<String> addresses = new ArrayList<>();
+    public final List<RaftNode> nodes = new ArrayList<>();
 
-    TestCluster(Path root, int size) throws IOException {
+    public TestCluster(Path root, int size) throws IOException {
         this.root = root;
         for (int i = 0; i < size; i++) {
             addresses.add("127.0.0.1:" + freePort());
@@ -29,15 +29,15 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    String peers() {
+    public String peers() {
         return String.join(",", addresses);
     }
 
-    RaftNode start(int i) throws IOException {
+    public RaftNode start(int i) throws IOException {
         return start(i, peers());
     }
 
-    RaftNode start(int i, String peers) throws IOException {
+    public RaftNode start(int i, String peers) throws IOException {
         RaftNode node = RaftNode.start(RaftNodeOptions.builder()
                 .dir(root.resolve("node-" + i))
                 .group(GROUP)
@@ -50,13 +50,13 @@ final class TestCluster implements AutoCloseable {
         return node;
     }
 
-    void startAll() throws IOException {
+    public void startAll() throws IOException {
         for (int i = 0; i < addresses.size(); i++) {
             start(i);
         }
     }
 
-    void stop(int i) {
+    public void stop(int i) {
         RaftNode n = nodes.get(i);
         if (n != null) {
             n.close();
@@ -64,14 +64,14 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    int addNode() throws IOException {
+    public int addNode() throws IOException {
         addresses.add("127.0.0.1:" + freePort());
         nodes.add(null);
         return addresses.size() - 1;
     }
 
     /** The index of the node that leads, waiting until one does. */
-    int awaitLeader() throws InterruptedException {
+    public int awaitLeader() throws InterruptedException {
         int[] found = {-1};
         await(() -> {
             for (int i = 0; i < nodes.size(); i++) {
@@ -85,11 +85,11 @@ final class TestCluster implements AutoCloseable {
         return found[0];
     }
 
-    String running() {
+    public String running() {
         return nodes.stream().filter(n -> n != null).map(n -> n.status().toString()).collect(Collectors.joining("\n"));
     }
 
-    static void await(BooleanSupplier condition, String what) throws InterruptedException {
+    public static void await(BooleanSupplier condition, String what) throws InterruptedException {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (!condition.getAsBoolean()) {
             if (System.nanoTime() > deadline) {
@@ -99,7 +99,7 @@ final class TestCluster implements AutoCloseable {
         }
     }
 
-    static int freePort() throws IOException {
+    public static int freePort() throws IOException {
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             return s.getLocalPort();
         }

@@ -59,7 +59,8 @@ public final class Deadline {
     }
 
     private SqlError error() {
-        return cancelled ? new SqlError("HYT00", "the statement was cancelled")
-                : new SqlError("HYT00", "query timeout of " + timeoutNanos / 1_000_000 + " ms reached");
+        return cancelled ? new SqlError(SqlState.TIMEOUT_EXPIRED, "the statement was cancelled")
+                : new SqlError(SqlState.TIMEOUT_EXPIRED,
+                        "query timeout of " + timeoutNanos / 1_000_000 + " ms reached");
     }
 }

@@ -141,7 +141,7 @@ final class KegDatabase implements SqlDatabase {
 
     void checkOpen() throws SqlError {
         if (closed) {
-            throw new SqlError("08003", "the database is closed");
+            throw new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, "the database is closed");
         }
     }
 

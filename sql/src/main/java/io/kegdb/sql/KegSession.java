@@ -203,7 +203,7 @@ final class KegSession implements SqlSession, PlanSession {
     public void checkWritable() throws SqlError {
         checkOpen();
         if (readOnly) {
-            throw new SqlError("25006", "the session is read-only");
+            throw new SqlError(SqlState.READ_ONLY_TRANSACTION, "the session is read-only");
         }
     }
 
@@ -244,7 +244,7 @@ final class KegSession implements SqlSession, PlanSession {
         try {
             write(batch);
         } catch (SqlError e) {
-            statementConflicted = SqlErrors.SERIALIZATION_FAILURE.equals(e.sqlState());
+            statementConflicted = SqlState.SERIALIZATION_FAILURE.equals(e.sqlState());
             throw e;
         }
     }
@@ -321,7 +321,7 @@ final class KegSession implements SqlSession, PlanSession {
         try {
             store.write(batch, durability);
         } catch (KeyExistsException e) {
-            throw new SqlError("23505", "duplicate key: another session inserted it first ("
+            throw new SqlError(SqlState.DUPLICATE_KEY, "duplicate key: another session inserted it first ("
                     + e.getMessage() + ")", e);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
@@ -347,7 +347,7 @@ final class KegSession implements SqlSession, PlanSession {
         checkOpen();
         Objects.requireNonNull(isolation, "isolation");
         if (isolation != this.isolation && transactionStarted) {
-            throw new SqlError("25001", "the isolation level cannot change inside a transaction; commit or"
+            throw new SqlError(SqlState.ACTIVE_SQL_TRANSACTION, "the isolation level cannot change inside a transaction; commit or"
                     + " roll back first");
         }
         this.isolation = isolation;
@@ -443,14 +443,14 @@ final class KegSession implements SqlSession, PlanSession {
     public void setSchema(String schema) throws SqlError {
         checkOpen();
         if (!database.hasSchema(schema)) {
-            throw new SqlError("3F000", "schema " + schema + " does not exist");
+            throw new SqlError(SqlState.INVALID_SCHEMA_NAME, "schema " + schema + " does not exist");
         }
         this.schema = schema;
     }
 
     private void checkOpen() throws SqlError {
         if (closed) {
-            throw new SqlError("08003", "the session is closed");
+            throw new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, "the session is closed");
         }
         database.checkOpen();
     }

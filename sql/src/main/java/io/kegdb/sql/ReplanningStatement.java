@@ -47,7 +47,7 @@ final class ReplanningStatement implements SqlStatement {
     @Override
     public SqlResult execute(List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (closed) {
-            throw new SqlError("HY010", "the statement is closed");
+            throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
         try {
             long version = plan.catalogVersion();

@@ -4,7 +4,9 @@
  * <p>Open a {@link io.kegdb.sql.SqlDatabase} on a store (with {@link io.kegdb.sql.DatabaseOptions} and extra
  * {@link io.kegdb.sql.SystemTableSource system tables}), take a {@link io.kegdb.sql.SqlSession} per connection,
  * prepare {@link io.kegdb.sql.SqlStatement}s and read {@link io.kegdb.sql.SqlResult}s; failures are
- * {@link io.kegdb.sql.SqlError}s with a SQLState, and a {@link io.kegdb.sql.Deadline} stops a long statement.
+ * {@link io.kegdb.sql.SqlError}s with a SQLState (named in {@link io.kegdb.sql.SqlState}; the store's exceptions
+ * are mapped to them by type in {@link io.kegdb.sql.StoreErrors}, which the JDBC driver uses too), and a
+ * {@link io.kegdb.sql.Deadline} stops a long statement.
  * {@link io.kegdb.sql.TableInfo} and {@link io.kegdb.sql.ColumnInfo} describe tables and columns.
  *
  * <p>The implementation entry lives here too, package-private, so that the factory

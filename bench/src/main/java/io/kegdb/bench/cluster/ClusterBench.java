@@ -4,10 +4,10 @@ import com.alipay.sofa.jraft.JRaftServiceFactory;
 import com.alipay.sofa.jraft.core.DefaultJRaftServiceFactory;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
-import io.kegdb.raft.KegRaftServiceFactory;
-import io.kegdb.raft.RaftClientStore;
+import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.io.IOException;
 import java.net.InetAddress;
@@ -131,7 +131,7 @@ public final class ClusterBench {
                         .dir(dir.resolve("node-" + i)).group(GROUP).self(addresses.get(i)).peers(peers)
                         .electionTimeoutMs(1000).serviceFactory(factory).build()));
             }
-            try (KvStore client = RaftClientStore.connect(GROUP, peers, Duration.ofSeconds(30))) {
+            try (KvStore client = RaftGroupClient.connect(GROUP, peers, Duration.ofSeconds(30))) {
                 byte[] value = new byte[valueBytes];
                 ThreadLocalRandom.current().nextBytes(value);
                 client.put(key(0), value, Durability.SYNC); // waits for a leader

@@ -5,8 +5,8 @@ import com.alipay.sofa.jraft.storage.LogStorage;
 import com.alipay.sofa.jraft.storage.RaftMetaStorage;
 import com.alipay.sofa.jraft.storage.impl.LocalRaftMetaStorage;
 import com.alipay.sofa.jraft.storage.impl.RocksDBLogStorage;
-import io.kegdb.raft.BitcaskLogStorage;
-import io.kegdb.raft.BitcaskRaftMetaStorage;
+import io.kegdb.raft.storage.BitcaskLogStorage;
+import io.kegdb.raft.storage.BitcaskRaftMetaStorage;
 
 /** A side of the comparison: the log storage and the raft meta storage a SOFAJRaft node would use. */
 enum RaftStore {

@@ -4,6 +4,7 @@ import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.plan.CountResult;
 import io.kegdb.sql.plan.EnumeratorResult;
@@ -118,7 +119,7 @@ public final class CalcitePlan implements Plan {
 
     private List<Object> bind(List<?> params) throws SqlError {
         if (params.size() != parameterTypes.size()) {
-            throw new SqlError("07001", "statement has " + parameterTypes.size() + " parameters, "
+            throw new SqlError(SqlState.PARAMETER_MISSING, "statement has " + parameterTypes.size() + " parameters, "
                     + params.size() + " given");
         }
         List<Object> out = new ArrayList<>(params.size());
@@ -170,7 +171,7 @@ public final class CalcitePlan implements Plan {
     }
 
     private static Object bad(Object v, SqlTypeName type, int index) throws SqlError {
-        throw new SqlError("22018", "parameter " + (index + 1) + ": cannot convert a "
+        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST, "parameter " + (index + 1) + ": cannot convert a "
                 + v.getClass().getSimpleName() + " to " + type);
     }
 }

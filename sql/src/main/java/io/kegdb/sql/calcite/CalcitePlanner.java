@@ -3,6 +3,7 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.SqlErrors;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
@@ -80,7 +81,7 @@ public final class CalcitePlanner {
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
             if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
-                throw new SqlError("42000", "unsupported statement: " + parsed.getKind());
+                throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
             }
             Properties props = new Properties();
             props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
@@ -92,7 +93,7 @@ public final class CalcitePlanner {
             SqlNode validated = validate(validator, parsed);
             deadline.check();
             if (!query && touchesSystemSchema(reader, validated)) {
-                throw new SqlError("42000", "tables of schema SYS are read-only");
+                throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
             }
             RelDataType paramType = parameterRowType(validator, validated);
             RelDataType resultType = validator.getValidatedNodeType(validated);
@@ -169,11 +170,11 @@ public final class CalcitePlanner {
             @Override
             public Void visit(SqlCall call) {
                 if (call instanceof SqlSelect select) {
-                    check(select.getFetch(), "2201W", "LIMIT");
-                    check(select.getOffset(), "2201X", "OFFSET");
+                    check(select.getFetch(), SqlState.INVALID_ROW_COUNT_IN_FETCH_FIRST, "LIMIT");
+                    check(select.getOffset(), SqlState.INVALID_ROW_COUNT_IN_RESULT_OFFSET, "OFFSET");
                 } else if (call instanceof SqlOrderBy orderBy) {
-                    check(orderBy.fetch, "2201W", "LIMIT");
-                    check(orderBy.offset, "2201X", "OFFSET");
+                    check(orderBy.fetch, SqlState.INVALID_ROW_COUNT_IN_FETCH_FIRST, "LIMIT");
+                    check(orderBy.offset, SqlState.INVALID_ROW_COUNT_IN_RESULT_OFFSET, "OFFSET");
                 }
                 return super.visit(call);
             }
@@ -199,10 +200,10 @@ public final class CalcitePlanner {
             return validator.validate(parsed);
         } catch (RuntimeException | AssertionError e) {
             SqlError error = SqlErrors.translate(e);
-            if (!error.sqlState().equals("HY000")) {
+            if (!error.sqlState().equals(SqlState.GENERAL_ERROR)) {
                 throw error;
             }
-            throw new SqlError("42000", "invalid statement: " + e, e);
+            throw new SqlError(SqlState.SYNTAX_ERROR, "invalid statement: " + e, e);
         }
     }
 
@@ -211,7 +212,8 @@ public final class CalcitePlanner {
         try {
             return validator.getParameterRowType(validated);
         } catch (UnsupportedOperationException e) {
-            throw new SqlError("42000", "a parameter (?) cannot be used here: its type cannot be inferred", e);
+            throw new SqlError(SqlState.SYNTAX_ERROR,
+                    "a parameter (?) cannot be used here: its type cannot be inferred", e);
         }
     }
 

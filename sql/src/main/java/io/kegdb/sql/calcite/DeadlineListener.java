@@ -2,6 +2,7 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.StatementFailure;
 import org.apache.calcite.plan.RelOptListener;
 
@@ -25,7 +26,8 @@ final class DeadlineListener implements RelOptListener {
     @Override
     public void ruleAttempted(RuleAttemptedEvent event) {
         if (++attempts > MAX_RULE_ATTEMPTS) {
-            throw new StatementFailure(new SqlError("54001", "statement too complex: the optimizer gave up after "
+            throw new StatementFailure(new SqlError(SqlState.STATEMENT_TOO_COMPLEX,
+                    "statement too complex: the optimizer gave up after "
                     + MAX_RULE_ATTEMPTS + " rule attempts"));
         }
         StatementFailure.checkRow(deadline);

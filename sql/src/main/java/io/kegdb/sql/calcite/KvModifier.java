@@ -1,6 +1,7 @@
 package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.plan.StatementFailure;
@@ -64,7 +65,7 @@ public final class KvModifier implements Function2<DataContext, Enumerable<Objec
             }
             case DELETE -> writes.delete(def.key(def.checkedKey(row[0])));
             case UPDATE -> update(writes, row);
-            default -> throw new SqlError("42000", operation + " is not supported on key/value tables");
+            default -> throw new SqlError(SqlState.SYNTAX_ERROR, operation + " is not supported on key/value tables");
         }
     }
 
@@ -95,7 +96,7 @@ public final class KvModifier implements Function2<DataContext, Enumerable<Objec
     }
 
     public static SqlError duplicate(TableDef def, Object key) {
-        return new SqlError("23505", "duplicate key " + def.keyColumn() + " = " + KvModifier.show(key)
+        return new SqlError(SqlState.DUPLICATE_KEY, "duplicate key " + def.keyColumn() + " = " + KvModifier.show(key)
                 + " in table " + def.qualifiedName());
     }
 

@@ -3,6 +3,7 @@ package io.kegdb.sql.calcite;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.plan.KeyOperand;
@@ -87,7 +88,8 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         }
         Object v = op.value(ctx);
         if (!(v instanceof Number n) || n.longValue() < 0) {
-            throw new SqlError("22023", "OFFSET/FETCH must be a non-negative integer, got " + v);
+            throw new SqlError(SqlState.INVALID_PARAMETER_VALUE,
+                    "OFFSET/FETCH must be a non-negative integer, got " + v);
         }
         return n.longValue();
     }

@@ -7,6 +7,7 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -119,7 +120,7 @@ public final class Catalog {
                         .put(name, TableDef.deserialize(schema, name, kv.value()));
             }
         } catch (IOException e) {
-            throw new SqlError("58030", "cannot read the catalog: " + e.getMessage(), e);
+            throw new SqlError(SqlState.IO_ERROR, "cannot read the catalog: " + e.getMessage(), e);
         }
         schemas.computeIfAbsent(DEFAULT_SCHEMA, s -> new TreeMap<>());
         snapshot = freeze(version, schemas);
@@ -159,7 +160,8 @@ public final class Catalog {
     /** Another catalog over the same store claimed the version this DDL meant to make: start over from it. */
     private void reloadAfterConflict(int attempt, KeyExistsException conflict) throws SqlError {
         if (attempt >= DDL_ATTEMPTS) {
-            throw new SqlError("40001", "the catalog kept changing under concurrent DDL; gave up after "
+            throw new SqlError(SqlState.SERIALIZATION_FAILURE,
+                    "the catalog kept changing under concurrent DDL; gave up after "
                     + attempt + " attempts", conflict);
         }
         load();
@@ -167,13 +169,13 @@ public final class Catalog {
 
     private boolean tryCreate(TableDef def, boolean ifNotExists) throws SqlError {
         if (SYSTEM_SCHEMA.equals(def.schema())) {
-            throw new SqlError("42000", "schema SYS holds system tables only");
+            throw new SqlError(SqlState.SYNTAX_ERROR, "schema SYS holds system tables only");
         }
         if (snapshot.find(def.schema(), def.name()) != null) {
             if (ifNotExists) {
                 return false;
             }
-            throw new SqlError("42S01", "table " + def.qualifiedName() + " already exists");
+            throw new SqlError(SqlState.TABLE_ALREADY_EXISTS, "table " + def.qualifiedName() + " already exists");
         }
         TableDef withId = new TableDef(def.schema(), def.name(), nextId, def.keyColumn(), def.keyType(),
                 def.keyLength(), def.valueColumn(), def.valueType(), def.valueLength());
@@ -197,14 +199,14 @@ public final class Catalog {
 
     private boolean tryDrop(String schema, String name, boolean ifExists) throws SqlError {
         if (SYSTEM_SCHEMA.equals(schema)) {
-            throw new SqlError("42000", "system table " + schema + "." + name + " cannot be dropped");
+            throw new SqlError(SqlState.SYNTAX_ERROR, "system table " + schema + "." + name + " cannot be dropped");
         }
         TableDef def = snapshot.find(schema, name);
         if (def == null) {
             if (ifExists) {
                 return false;
             }
-            throw new SqlError("42S02", "table " + schema + "." + name + " does not exist");
+            throw new SqlError(SqlState.TABLE_NOT_FOUND, "table " + schema + "." + name + " does not exist");
         }
         long version = snapshot.version() + 1;
         store.write(new WriteBatch().putIfAbsent(versionClaim(version), new byte[0])

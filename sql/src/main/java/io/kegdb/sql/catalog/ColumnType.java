@@ -1,6 +1,7 @@
 package io.kegdb.sql.catalog;
 
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -78,21 +79,24 @@ public enum ColumnType {
                     try {
                         return new BigDecimal(value.toString()).longValueExact();
                     } catch (ArithmeticException | NumberFormatException e) {
-                        throw new SqlError("22003", "value " + value + " is not a BIGINT for column " + column);
+                        throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                                "value " + value + " is not a BIGINT for column " + column);
                     }
                 }
                 if (value instanceof String s) {
                     try {
                         return Long.parseLong(s.trim());
                     } catch (NumberFormatException e) {
-                        throw new SqlError("22018", "cannot convert '" + s + "' to BIGINT for column " + column);
+                        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                                "cannot convert '" + s + "' to BIGINT for column " + column);
                     }
                 }
                 break;
             default:
                 break;
         }
-        throw new SqlError("22018", "cannot convert a " + value.getClass().getSimpleName() + " to " + name()
+        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                "cannot convert a " + value.getClass().getSimpleName() + " to " + name()
                 + " for column " + column);
     }
 
@@ -104,7 +108,8 @@ public enum ColumnType {
         long length = value instanceof String s ? s.codePointCount(0, s.length())
                 : value instanceof ByteString b ? b.length() : 0;
         if (length > precision) {
-            throw new SqlError("22001", "value of length " + length + " is too long for column " + column
+            throw new SqlError(SqlState.STRING_DATA_RIGHT_TRUNCATION,
+                    "value of length " + length + " is too long for column " + column
                     + " " + name() + "(" + precision + ")");
         }
     }

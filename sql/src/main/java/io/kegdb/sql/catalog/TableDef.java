@@ -1,6 +1,7 @@
 package io.kegdb.sql.catalog;
 
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -48,7 +49,7 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
     public Object checkedKey(Object value) throws SqlError {
         Object v = keyType.coerce(value, keyColumn);
         if (v == null) {
-            throw new SqlError("22004", "the key column " + keyColumn + " of " + qualifiedName()
+            throw new SqlError(SqlState.NULL_VALUE_NOT_ALLOWED, "the key column " + keyColumn + " of " + qualifiedName()
                     + " cannot be NULL");
         }
         keyType.checkLength(v, keyLength, keyColumn);

@@ -4,6 +4,7 @@ import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
@@ -82,11 +83,12 @@ public final class DdlPlan implements Plan {
                 expect(c, "KEY");
                 expectSymbol(c, '(');
                 if (tablePk != null) {
-                    throw new SqlError("42000", "table " + name + " declares PRIMARY KEY twice");
+                    throw new SqlError(SqlState.SYNTAX_ERROR, "table " + name + " declares PRIMARY KEY twice");
                 }
                 tablePk = name(c);
                 if (c.peek().isSymbol(',')) {
-                    throw new SqlError("42000", "the primary key of a key/value table is exactly one column");
+                    throw new SqlError(SqlState.SYNTAX_ERROR,
+                            "the primary key of a key/value table is exactly one column");
                 }
                 expectSymbol(c, ')');
             } else {
@@ -98,27 +100,28 @@ public final class DdlPlan implements Plan {
             throw syntax(c.peek(), "end of statement");
         }
         if (columns.size() != 2) {
-            throw new SqlError("42000", "a key/value table has exactly two columns (a key and a value), "
+            throw new SqlError(SqlState.SYNTAX_ERROR, "a key/value table has exactly two columns (a key and a value), "
                     + name + " declares " + columns.size());
         }
         if (columns.get(0).name().equals(columns.get(1).name())) {
-            throw new SqlError("42000", "duplicate column name " + columns.get(0).name());
+            throw new SqlError(SqlState.SYNTAX_ERROR, "duplicate column name " + columns.get(0).name());
         }
         long pkColumns = columns.stream().filter(Column::primaryKey).count();
         if (pkColumns + (tablePk == null ? 0 : 1) != 1) {
-            throw new SqlError("42000", "a key/value table needs exactly one PRIMARY KEY column");
+            throw new SqlError(SqlState.SYNTAX_ERROR, "a key/value table needs exactly one PRIMARY KEY column");
         }
         String pk = tablePk != null ? tablePk : columns.stream().filter(Column::primaryKey).findFirst().get().name();
         if (!pk.equals(columns.get(0).name())) {
             if (pk.equals(columns.get(1).name())) {
-                throw new SqlError("42000", "the PRIMARY KEY column must be the first column of " + name);
+                throw new SqlError(SqlState.SYNTAX_ERROR, "the PRIMARY KEY column must be the first column of " + name);
             }
-            throw new SqlError("42S22", "PRIMARY KEY column " + pk + " is not a column of " + name);
+            throw new SqlError(SqlState.COLUMN_NOT_FOUND, "PRIMARY KEY column " + pk + " is not a column of " + name);
         }
         Column key = columns.get(0);
         Column value = columns.get(1);
         if (value.notNull()) {
-            throw new SqlError("42000", "the value column " + value.name() + " is always nullable; NOT NULL is not supported");
+            throw new SqlError(SqlState.SYNTAX_ERROR,
+                    "the value column " + value.name() + " is always nullable; NOT NULL is not supported");
         }
         return new TableDef(schema, name, 0, key.name(), key.type(), key.length(), value.name(), value.type(),
                 value.length());
@@ -129,7 +132,7 @@ public final class DdlPlan implements Plan {
         Lexer.Token typeToken = c.next();
         ColumnType type = typeToken.kind() == Lexer.Kind.WORD ? ColumnType.named(typeToken.text()) : null;
         if (type == null) {
-            throw new SqlError("42000", "unsupported type " + typeToken.text() + " for column " + name
+            throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported type " + typeToken.text() + " for column " + name
                     + ": key/value tables take VARCHAR, VARBINARY or BIGINT");
         }
         int length = 0;
@@ -141,10 +144,11 @@ public final class DdlPlan implements Plan {
             try {
                 length = Integer.parseInt(n.text());
             } catch (NumberFormatException e) {
-                throw new SqlError("42000", "length " + n.text() + " of column " + name + " is too large");
+                throw new SqlError(SqlState.SYNTAX_ERROR,
+                        "length " + n.text() + " of column " + name + " is too large");
             }
             if (length <= 0) {
-                throw new SqlError("42000", "length of column " + name + " must be positive");
+                throw new SqlError(SqlState.SYNTAX_ERROR, "length of column " + name + " must be positive");
             }
             expectSymbol(c, ')');
         }
@@ -181,7 +185,7 @@ public final class DdlPlan implements Plan {
         }
         // Names that Calcite's parser cannot read back would make a table no query can reach.
         if (t.text().isEmpty() || t.text().indexOf('\n') >= 0 || t.text().indexOf('\r') >= 0) {
-            throw new SqlError("42000", "invalid name at position " + (t.position() + 1)
+            throw new SqlError(SqlState.SYNTAX_ERROR, "invalid name at position " + (t.position() + 1)
                     + ": a quoted name must not be empty or hold line breaks");
         }
         return t.text();
@@ -201,7 +205,8 @@ public final class DdlPlan implements Plan {
 
     private static SqlError syntax(Lexer.Token at, String expected) {
         String found = at.kind() == Lexer.Kind.END ? "end of statement" : "'" + at.text() + "'";
-        return new SqlError("42000", "syntax error at position " + (at.position() + 1) + ": expected " + expected
+        return new SqlError(SqlState.SYNTAX_ERROR,
+                "syntax error at position " + (at.position() + 1) + ": expected " + expected
                 + ", found " + found);
     }
 
@@ -228,7 +233,7 @@ public final class DdlPlan implements Plan {
     @Override
     public SqlResult execute(PlanSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (!params.isEmpty()) {
-            throw new SqlError("07001", "DDL takes no parameters");
+            throw new SqlError(SqlState.PARAMETER_MISSING, "DDL takes no parameters");
         }
         session.checkWritable();
         Catalog catalog = session.catalog();

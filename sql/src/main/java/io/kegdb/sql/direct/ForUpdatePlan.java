@@ -4,6 +4,7 @@ import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 
@@ -68,7 +69,7 @@ public final class ForUpdatePlan implements Plan {
     @Override
     public SqlResult execute(PlanSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (!inner.isQuery()) {
-            throw new SqlError("42000", "FOR UPDATE applies to a SELECT only");
+            throw new SqlError(SqlState.SYNTAX_ERROR, "FOR UPDATE applies to a SELECT only");
         }
         session.readForUpdate(true);
         try {

@@ -4,6 +4,7 @@ import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
@@ -268,7 +269,8 @@ public final class KeyValuePlan implements Plan {
     @Override
     public SqlResult execute(PlanSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (params.size() != parameters.size()) {
-            throw new SqlError("07001", "statement has " + parameters.size() + " parameters, " + params.size()
+            throw new SqlError(SqlState.PARAMETER_MISSING,
+                    "statement has " + parameters.size() + " parameters, " + params.size()
                     + " given");
         }
         try {

@@ -3,6 +3,7 @@ package io.kegdb.sql.plan;
 import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 
 import java.util.List;
 
@@ -26,7 +27,7 @@ public record CountResult(long updateCount) implements SqlResult {
 
     @Override
     public Object get(int index) throws SqlError {
-        throw new SqlError("24000", "an update count has no rows");
+        throw new SqlError(SqlState.INVALID_CURSOR_STATE, "an update count has no rows");
     }
 
     @Override

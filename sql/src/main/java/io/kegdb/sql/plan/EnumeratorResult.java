@@ -3,6 +3,7 @@ package io.kegdb.sql.plan;
 import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.linq4j.Enumerator;
 
@@ -68,10 +69,11 @@ public final class EnumeratorResult implements SqlResult {
     @Override
     public Object get(int index) throws SqlError {
         if (current == null) {
-            throw new SqlError("24000", "no current row");
+            throw new SqlError(SqlState.INVALID_CURSOR_STATE, "no current row");
         }
         if (index < 0 || index >= columns.size()) {
-            throw new SqlError("07009", "column index " + index + " out of range 0.." + (columns.size() - 1));
+            throw new SqlError(SqlState.INVALID_DESCRIPTOR_INDEX,
+                    "column index " + index + " out of range 0.." + (columns.size() - 1));
         }
         return external(current[index], columns.get(index).typeName());
     }

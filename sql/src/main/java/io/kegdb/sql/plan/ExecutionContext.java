@@ -2,6 +2,7 @@ package io.kegdb.sql.plan;
 
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.txn.Overlay;
 import io.kegdb.sql.txn.ReadView;
 import org.apache.calcite.DataContext;
@@ -55,7 +56,7 @@ public final class ExecutionContext implements DataContext {
     /** The statement's overlay; fails if the statement was prepared as a query. */
     public Overlay writes() throws SqlError {
         if (writes == null) {
-            throw new SqlError("25006", "this statement cannot write");
+            throw new SqlError(SqlState.READ_ONLY_TRANSACTION, "this statement cannot write");
         }
         return writes;
     }

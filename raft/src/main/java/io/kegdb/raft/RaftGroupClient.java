@@ -1,0 +1,52 @@
+package io.kegdb.raft;
+
+import com.alipay.sofa.jraft.conf.Configuration;
+import com.alipay.sofa.jraft.option.CliOptions;
+import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
+import io.kegdb.engine.KvStore;
+import io.kegdb.raft.replication.GroupCaller;
+import io.kegdb.raft.replication.GroupStore;
+import io.kegdb.raft.replication.LeaderLookup;
+import io.kegdb.raft.replication.RpcTransport;
+import io.kegdb.raft.replication.Transport;
+
+import java.time.Duration;
+import java.util.Objects;
+
+/**
+ * Connects thin clients of a Raft group: each {@link #connect} returns a {@link KvStore} whose data lives on
+ * the group's nodes (it is also a {@link RaftGroupView}). Every request goes to the leader (found by asking
+ * the peers whom they follow, then through the hints nodes answer with) and is retried across leader changes
+ * until the request timeout; then it fails with a {@link ReplicationException}. Scans page through the leader.
+ */
+public final class RaftGroupClient {
+
+    private RaftGroupClient() {
+    }
+
+    /**
+     * Connects to group {@code group} whose nodes are {@code peers} ({@code host:port,host:port,...}).
+     * No connection is made before the first request.
+     *
+     * @param requestTimeout how long one read or write may take, retries included
+     */
+    public static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency) {
+        Objects.requireNonNull(group, "group");
+        Objects.requireNonNull(consistency, "consistency");
+        if (requestTimeout.isZero() || requestTimeout.isNegative()) {
+            throw new IllegalArgumentException("requestTimeout must be positive, not " + requestTimeout);
+        }
+        Configuration conf = PeerList.parse(peers);
+        CliClientServiceImpl client = new CliClientServiceImpl();
+        client.init(new CliOptions());
+        Transport transport = new RpcTransport(client.getRpcClient());
+        GroupCaller caller = new GroupCaller(group, transport, new LeaderLookup(group, conf, transport),
+                requestTimeout.toMillis());
+        return new GroupStore(group, caller, null, conf.getPeers(), consistency, client::shutdown);
+    }
+
+    /** {@link #connect(String, String, Duration, ReadConsistency)} with linearizable reads. */
+    public static KvStore connect(String group, String peers, Duration requestTimeout) {
+        return connect(group, peers, requestTimeout, ReadConsistency.LINEARIZABLE);
+    }
+}

@@ -1,0 +1,159 @@
+package io.kegdb.raft.replication;
+
+import io.kegdb.engine.Bitcask;
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.WriteBatch;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.stream.Stream;
+
+/**
+ * A node's replicated data: a {@link Bitcask} that only the state machine writes. A snapshot install swaps
+ * the whole store, so every access holds the read side of a lock whose write side the swap takes.
+ *
+ * <p>The store is state derived from the Raft log: a node starts with it empty and rebuilds it from the
+ * latest snapshot plus the log after it. Writes therefore skip the fsync; the log is the durable record.
+ */
+public final class DataStore implements AutoCloseable {
+
+    private final Path dir;
+    private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+    private Bitcask db;
+
+    private DataStore(Path dir, Bitcask db) {
+        this.dir = dir;
+        this.db = db;
+    }
+
+    /** Opens an empty store in {@code dir}, removing what an earlier run left there. */
+    public static DataStore openEmpty(Path dir) throws IOException {
+        deleteTree(dir);
+        Files.createDirectories(dir);
+        return new DataStore(dir, Bitcask.open(dir));
+    }
+
+    /** The outcome of applying one log entry. */
+    record Outcome(byte status, byte[] existingKey, boolean existed) {
+    }
+
+    Outcome apply(WriteBatch batch) {
+        lock.readLock().lock();
+        try {
+            byte[] deleted = BatchCodec.singleDeleteKey(batch);
+            if (deleted != null) {
+                return new Outcome(KvResponse.OK, null, db.delete(deleted, Durability.NO_SYNC));
+            }
+            db.write(batch, Durability.NO_SYNC);
+            return new Outcome(KvResponse.OK, null, false);
+        } catch (KeyExistsException e) {
+            return new Outcome(KvResponse.KEY_EXISTS, e.key(), false);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    byte[] get(byte[] key) {
+        lock.readLock().lock();
+        try {
+            return db.get(key);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Up to {@code limit} pairs in {@code [from, to)}, ascending or descending. */
+    List<KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
+        lock.readLock().lock();
+        try (KvIterator it = descending ? db.scanDescending(from, to) : db.scan(from, to)) {
+            List<KeyValue> page = new ArrayList<>(Math.min(limit, 1024));
+            while (page.size() < limit && it.hasNext()) {
+                page.add(it.next());
+            }
+            return page;
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    BitcaskStats stats() {
+        lock.readLock().lock();
+        try {
+            return db.stats();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    void flush() {
+        lock.readLock().lock();
+        try {
+            db.flush();
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Writes a consistent copy into {@code target}, which must not exist or be empty. */
+    void backupTo(Path target) throws IOException {
+        lock.readLock().lock();
+        try {
+            db.backup(target);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Replaces the whole store with a copy of the store in {@code source} (a snapshot's backup). */
+    void restoreFrom(Path source) throws IOException {
+        lock.writeLock().lock();
+        try {
+            db.close();
+            deleteTree(dir);
+            Files.createDirectories(dir);
+            try (Stream<Path> files = Files.list(source)) {
+                for (Path f : (Iterable<Path>) files::iterator) {
+                    if (Files.isRegularFile(f) && !f.getFileName().toString().equals("LOCK")) {
+                        Files.copy(f, dir.resolve(f.getFileName()));
+                    }
+                }
+            }
+            db = Bitcask.open(dir);
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    @Override
+    public void close() {
+        lock.writeLock().lock();
+        try {
+            db.close();
+        } finally {
+            lock.writeLock().unlock();
+        }
+    }
+
+    static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
+            return;
+        }
+        try (Stream<Path> walk = Files.walk(root)) {
+            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
+                Files.delete(p);
+            }
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
+    }
+}

@@ -1,0 +1,189 @@
+package io.kegdb.raft.replication;
+
+import com.alipay.sofa.jraft.entity.PeerId;
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.StoreClosedException;
+import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.RaftGroupView;
+import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.ReadConsistency;
+import io.kegdb.raft.ReplicationException;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.TreeMap;
+
+/**
+ * The {@link KvStore} view of a Raft group: each {@link #write} is one log entry committed on a majority
+ * and applied before it returns; reads go to one node (this node for a member, the leader for a thin client)
+ * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
+ * setting decides, and an acknowledged write is already on a majority of logs.
+ */
+public final class GroupStore implements KvStore, RaftGroupView {
+
+    public static final int PAGE_SIZE = 512;
+    private static final long STATUS_TIMEOUT_MS = 1000;
+
+    private final String group;
+    private final GroupCaller caller;
+    private final PeerId readTarget;
+    private final List<PeerId> knownPeers;
+    private final boolean localReads;
+    private final Runnable onClose;
+    private volatile boolean closed;
+
+    /**
+     * @param readTarget the node reads go to, or null for the leader
+     * @param knownPeers the nodes {@link #members()} asks first
+     */
+    public GroupStore(String group, GroupCaller caller, PeerId readTarget, List<PeerId> knownPeers,
+               ReadConsistency consistency, Runnable onClose) {
+        this.group = group;
+        this.caller = caller;
+        this.readTarget = readTarget;
+        this.knownPeers = List.copyOf(knownPeers);
+        this.localReads = consistency == ReadConsistency.LOCAL;
+        this.onClose = onClose;
+    }
+
+    @Override
+    public byte[] get(byte[] key) {
+        Objects.requireNonNull(key, "key");
+        checkOpen();
+        return caller.read(KvRequest.get(group, key, localReads), readTarget).value;
+    }
+
+    @Override
+    public void put(byte[] key, byte[] value, Durability durability) {
+        write(new WriteBatch().put(key, value), durability);
+    }
+
+    @Override
+    public boolean delete(byte[] key, Durability durability) {
+        checkOpen();
+        return caller.write(BatchCodec.encode(new WriteBatch().delete(key)), true).existed;
+    }
+
+    @Override
+    public void write(WriteBatch batch, Durability durability) {
+        Objects.requireNonNull(batch, "batch");
+        checkOpen();
+        if (batch.isEmpty()) {
+            return;
+        }
+        KvResponse r = caller.write(BatchCodec.encode(batch), BatchCodec.isRepeatable(batch));
+        if (r.status == KvResponse.KEY_EXISTS) {
+            throw new KeyExistsException(r.value);
+        }
+    }
+
+    @Override
+    public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
+        return paged(fromInclusive, toExclusive, false);
+    }
+
+    @Override
+    public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return paged(fromInclusive, toExclusive, true);
+    }
+
+    private KvIterator paged(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+        checkOpen();
+        return new PagedIterator((from, to, limit) -> page(from, to, limit, descending),
+                fromInclusive, toExclusive, descending, PAGE_SIZE);
+    }
+
+    private List<io.kegdb.engine.KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
+        checkOpen();
+        KvResponse r = caller.read(KvRequest.scan(group, from, to, limit, descending, localReads), readTarget);
+        return PageCodec.decode(r.page);
+    }
+
+    /** Acknowledged writes are committed on a majority of logs already; nothing more to make durable. */
+    @Override
+    public void flush() {
+        checkOpen();
+    }
+
+    /** Counters of the data store of the node reads go to; no per-segment detail. */
+    @Override
+    public BitcaskStats stats() {
+        checkOpen();
+        long[] s = caller.read(KvRequest.stats(group), readTarget).stats;
+        return new BitcaskStats(s[0], (int) s[1], s[2], s[3], s[4], s[5], List.of());
+    }
+
+    /**
+     * Asks every node this store knows (the configured peers, the members a leader lists, the leaders nodes
+     * name) for its own status, one node at a time with a one-second limit each; a node that does not answer
+     * is listed as {@code UNREACHABLE}. Needs no leader: during an election or without a majority it lists
+     * what the reachable nodes say.
+     */
+    @Override
+    public List<RaftStatus> members() {
+        checkOpen();
+        Map<String, RaftStatus> rows = new TreeMap<>();
+        Deque<PeerId> toAsk = new ArrayDeque<>(knownPeers);
+        while (!toAsk.isEmpty()) {
+            PeerId peer = toAsk.poll();
+            if (rows.containsKey(peer.toString())) {
+                continue;
+            }
+            RaftStatus row = unreachable(peer);
+            try {
+                KvResponse r = caller.sendOnce(peer, KvRequest.status(group), STATUS_TIMEOUT_MS);
+                if (r.status == KvResponse.OK) {
+                    row = r.toStatus(group);
+                    addPeers(toAsk, r.peers);
+                    addPeers(toAsk, r.leader);
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
+                        "interrupted while asking group " + group + " for its status", e);
+            } catch (Exception e) {
+                // down or unreachable: listed as such
+            }
+            rows.put(peer.toString(), row);
+        }
+        return new ArrayList<>(rows.values());
+    }
+
+    private static void addPeers(Deque<PeerId> toAsk, String commaSeparated) {
+        if (commaSeparated == null) {
+            return;
+        }
+        for (String p : commaSeparated.split(",")) {
+            PeerId peer = PeerId.parsePeer(p.trim());
+            if (peer != null) {
+                toAsk.add(peer);
+            }
+        }
+    }
+
+    private RaftStatus unreachable(PeerId peer) {
+        return new RaftStatus(peer.toString(), group, RaftStatus.UNREACHABLE, -1, null, -1, -1, -1, -1);
+    }
+
+    @Override
+    public void close() {
+        if (!closed) {
+            closed = true;
+            onClose.run();
+        }
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new StoreClosedException("the store of raft group " + group + " is closed");
+        }
+    }
+}

@@ -1,0 +1,71 @@
+package io.kegdb.raft.replication;
+
+import io.kegdb.raft.RaftStatus;
+
+import java.io.Serializable;
+
+/** A node's answer to a {@link KvRequest}. */
+public final class KvResponse implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    /** Done; for a write: committed on a majority and applied. */
+    static final byte OK = 0;
+    /** The write was applied and wrote nothing: a put-if-absent found {@link #value} (the key) present. */
+    static final byte KEY_EXISTS = 1;
+    /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
+    static final byte NOT_LEADER = 2;
+    /** The node could not serve the request now (no leader, read index failed); nothing was written. */
+    static final byte UNAVAILABLE = 3;
+    /** The leader accepted the write but lost leadership before the outcome was known. */
+    static final byte OUTCOME_UNKNOWN = 4;
+    /** The request cannot succeed anywhere (bad request, storage failure). */
+    static final byte FAILED = 5;
+
+    byte status;
+    String message;
+    /** The leader as this node knows it, "host:port", or null. */
+    String leader;
+    /** GET: the value or null; KEY_EXISTS: the key. */
+    byte[] value;
+    /** WRITE of a single delete: whether the key existed. */
+    boolean existed;
+    /** SCAN: a {@link PageCodec} page. */
+    byte[] page;
+    /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes.
+     *  STATUS: term, commit index, applied index, first log index, last log index. */
+    long[] stats;
+    /** STATUS: the answering node, its role, and (from a leader) the group's peers, comma-separated. */
+    String node;
+    String role;
+    String peers;
+
+    static KvResponse status(RaftStatus s, String peers) {
+        KvResponse r = ok();
+        r.node = s.node();
+        r.role = s.role();
+        r.leader = s.leader();
+        r.peers = peers;
+        r.stats = new long[]{s.term(), s.commitIndex(), s.appliedIndex(), s.firstLogIndex(), s.lastLogIndex()};
+        return r;
+    }
+
+    RaftStatus toStatus(String group) {
+        return new RaftStatus(node, group, role, stats[0], leader, stats[1], stats[2], stats[3], stats[4]);
+    }
+
+    static KvResponse of(byte status, String message) {
+        KvResponse r = new KvResponse();
+        r.status = status;
+        r.message = message;
+        return r;
+    }
+
+    static KvResponse ok() {
+        return of(OK, null);
+    }
+
+    @Override
+    public String toString() {
+        return "status " + status + (message == null ? "" : ": " + message) + (leader == null ? "" : ", leader " + leader);
+    }
+}

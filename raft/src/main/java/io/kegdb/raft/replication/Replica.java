@@ -1,0 +1,141 @@
+package io.kegdb.raft.replication;
+
+import com.alipay.sofa.jraft.Node;
+import com.alipay.sofa.jraft.Status;
+import com.alipay.sofa.jraft.closure.ReadIndexClosure;
+import com.alipay.sofa.jraft.entity.PeerId;
+import com.alipay.sofa.jraft.entity.Task;
+import com.alipay.sofa.jraft.error.RaftError;
+import io.kegdb.engine.BitcaskStats;
+import io.kegdb.raft.RaftStatus;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * Serves {@link KvRequest}s on one node: writes are proposed to Raft when this node leads (else answered
+ * with {@link KvResponse#NOT_LEADER}), reads wait for a read index (on followers too) unless they ask for
+ * local reads, then read the node's {@link DataStore}. Never blocks: answers complete a future.
+ */
+public final class Replica {
+
+    private static final byte[] NO_CONTEXT = new byte[0];
+
+    private final String group;
+    private final Node node;
+    private final DataStore data;
+    private final Supplier<RaftStatus> status;
+
+    public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
+        this.group = group;
+        this.node = node;
+        this.data = data;
+        this.status = status;
+    }
+
+    public CompletableFuture<KvResponse> handle(KvRequest request) {
+        CompletableFuture<KvResponse> answer = new CompletableFuture<>();
+        if (!group.equals(request.group)) {
+            answer.complete(KvResponse.of(KvResponse.FAILED,
+                    "this node serves group " + group + ", not " + request.group));
+            return answer;
+        }
+        try {
+            if (request.isWrite()) {
+                propose(request, answer);
+            } else if (request.local) {
+                answer.complete(read(request));
+            } else {
+                node.readIndex(NO_CONTEXT, new ReadIndexClosure() {
+                    @Override
+                    public void run(Status status, long index, byte[] context) {
+                        answer.complete(status.isOk() ? read(request) : unavailable("read index: " + status));
+                    }
+                });
+            }
+        } catch (RuntimeException e) {
+            answer.complete(KvResponse.of(KvResponse.FAILED, e.toString()));
+        }
+        return answer;
+    }
+
+    private void propose(KvRequest request, CompletableFuture<KvResponse> answer) {
+        if (!node.isLeader()) {
+            answer.complete(notLeader());
+            return;
+        }
+        Task task = new Task();
+        task.setData(ByteBuffer.wrap(request.batch));
+        task.setDone(new WriteClosure((status, outcome) -> {
+            if (status.isOk() && outcome != null) {
+                KvResponse r = KvResponse.of(outcome.status(), null);
+                r.value = outcome.existingKey();
+                r.existed = outcome.existed();
+                answer.complete(r);
+            } else if (neverAppended(status)) {
+                answer.complete(notLeader());
+            } else {
+                answer.complete(withLeaderHint(KvResponse.OUTCOME_UNKNOWN, "write " + status));
+            }
+        }));
+        node.apply(task);
+    }
+
+    /** Failures jraft reports before the entry reaches the log: the write did not happen. */
+    private static boolean neverAppended(Status status) {
+        RaftError error = status.getRaftError();
+        String message = status.getErrorMsg() == null ? "" : status.getErrorMsg();
+        return error == RaftError.EBUSY
+                || (error == RaftError.EPERM && (message.startsWith("Is not leader") || message.startsWith("expected_term")));
+    }
+
+    private KvResponse read(KvRequest request) {
+        KvResponse r = KvResponse.ok();
+        switch (request.op) {
+            case KvRequest.GET -> r.value = data.get(request.key);
+            case KvRequest.SCAN -> r.page = PageCodec.encode(
+                    data.page(request.from, request.to, Math.max(1, request.limit), request.descending));
+            case KvRequest.STATS -> {
+                BitcaskStats s = data.stats();
+                r.stats = new long[]{s.keys(), s.segments(), s.liveBytes(), s.deadBytes(), s.merges(), s.keydirBytes()};
+            }
+            case KvRequest.STATUS -> {
+                String peers = null;
+                if (node.isLeader()) {
+                    try {
+                        peers = node.listPeers().stream().map(PeerId::toString).collect(Collectors.joining(","));
+                    } catch (IllegalStateException e) {
+                        // stepped down meanwhile: no peer list from a follower
+                    }
+                }
+                return KvResponse.status(status.get(), peers);
+            }
+            default -> {
+                return KvResponse.of(KvResponse.FAILED, "unknown request " + request.op);
+            }
+        }
+        return r;
+    }
+
+    private KvResponse notLeader() {
+        return withLeaderHint(KvResponse.NOT_LEADER, "node " + node.getNodeId().getPeerId() + " is not the leader");
+    }
+
+    private KvResponse unavailable(String message) {
+        return withLeaderHint(KvResponse.UNAVAILABLE, message);
+    }
+
+    /** A refusal that names the leader as this node knows it, so the caller can retry there. */
+    private KvResponse withLeaderHint(byte status, String message) {
+        KvResponse r = KvResponse.of(status, message);
+        r.leader = leaderHint();
+        return r;
+    }
+
+    private String leaderHint() {
+        PeerId leader = node.getLeaderId();
+        return leader == null || leader.isEmpty() ? null : leader.toString();
+    }
+}

@@ -1,0 +1,70 @@
+package io.kegdb.raft.tool;
+
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/** {@code --name value} options and positional words of a command line, checked against the known names. */
+final class CommandLine {
+
+    final List<String> words;
+    private final Map<String, String> options;
+
+    private CommandLine(List<String> words, Map<String, String> options) {
+        this.words = words;
+        this.options = options;
+    }
+
+    static CommandLine parse(String[] args, Set<String> known) {
+        Map<String, String> options = new HashMap<>();
+        List<String> words = new java.util.ArrayList<>();
+        for (int i = 0; i < args.length; i++) {
+            String a = args[i];
+            if (a.startsWith("--")) {
+                String name = a.substring(2);
+                String value;
+                int eq = name.indexOf('=');
+                if (eq >= 0) {
+                    value = name.substring(eq + 1);
+                    name = name.substring(0, eq);
+                } else if (i + 1 < args.length) {
+                    value = args[++i];
+                } else {
+                    throw new IllegalArgumentException("--" + name + " needs a value");
+                }
+                if (!known.contains(name)) {
+                    throw new IllegalArgumentException("unknown option --" + name + "; known: --" + String.join(", --", known));
+                }
+                options.put(name, value);
+            } else {
+                words.add(a);
+            }
+        }
+        return new CommandLine(words, options);
+    }
+
+    String required(String name) {
+        String v = options.get(name);
+        if (v == null || v.isBlank()) {
+            throw new IllegalArgumentException("--" + name + " is required");
+        }
+        return v;
+    }
+
+    String optional(String name, String fallback) {
+        return options.getOrDefault(name, fallback);
+    }
+
+    int intOption(String name, int fallback) {
+        String v = options.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            return Integer.parseInt(v.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--" + name + " must be a number, not " + v);
+        }
+    }
+}

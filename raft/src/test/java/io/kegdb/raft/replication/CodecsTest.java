@@ -1,0 +1,107 @@
+package io.kegdb.raft.replication;
+
+import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvStore;
+import io.kegdb.engine.Durability;
+import io.kegdb.engine.WriteBatch;
+import org.junit.jupiter.api.Test;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+import static io.kegdb.raft.TestBytes.b;
+import static io.kegdb.raft.TestBytes.s;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/** The log entry and scan page encodings, and paging a scan. */
+class CodecsTest {
+
+    @Test
+    void aBatchSurvivesEncodingWithItsOrderAndKinds() {
+        WriteBatch batch = new WriteBatch().put(b("a"), b("1")).delete(b("b")).putIfAbsent(b("c"), new byte[0])
+                .put(new byte[0], b("empty key"));
+        WriteBatch back = BatchCodec.decode(BatchCodec.encode(batch));
+        List<String> ops = new ArrayList<>();
+        back.replay(new WriteBatch.Handler() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                ops.add("put " + s(key) + "=" + s(value));
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                ops.add("delete " + s(key));
+            }
+
+            @Override
+            public void putIfAbsent(byte[] key, byte[] value) {
+                ops.add("putIfAbsent " + s(key) + "=" + s(value));
+            }
+        });
+        assertEquals(List.of("put a=1", "delete b", "putIfAbsent c=", "put =empty key"), ops);
+        assertFalse(BatchCodec.isRepeatable(batch));
+        assertTrue(BatchCodec.isRepeatable(new WriteBatch().put(b("a"), b("1")).delete(b("a"))));
+        assertArrayEquals(b("k"), BatchCodec.singleDeleteKey(new WriteBatch().delete(b("k"))));
+        assertNull(BatchCodec.singleDeleteKey(new WriteBatch().delete(b("k")).delete(b("j"))));
+    }
+
+    @Test
+    void damagedEntriesAreRejectedNamingTheProblem() {
+        byte[] good = BatchCodec.encode(new WriteBatch().put(b("key"), b("value")));
+        IllegalArgumentException truncated = assertThrows(IllegalArgumentException.class,
+                () -> BatchCodec.decode(Arrays.copyOf(good, good.length - 2)));
+        assertTrue(truncated.getMessage().contains("truncated"), truncated.getMessage());
+        byte[] wrongVersion = good.clone();
+        wrongVersion[0] = 9;
+        assertTrue(assertThrows(IllegalArgumentException.class, () -> BatchCodec.decode(wrongVersion))
+                .getMessage().contains("version 9"));
+    }
+
+    @Test
+    void pagedScansVisitEveryKeyOnceInBothDirections() {
+        try (KvStore store = KvStore.inMemory()) {
+            for (int i = 0; i < 25; i++) {
+                store.put(b(String.format("k%02d", i)), b("v" + i), Durability.NO_SYNC);
+            }
+            List<String> up = drain(new PagedIterator((from, to, limit) -> page(store, from, to, limit, false),
+                    b("k03"), b("k23"), false, 4));
+            assertEquals(20, up.size());
+            assertEquals("k03", up.get(0));
+            assertEquals("k22", up.get(19));
+            List<String> down = drain(new PagedIterator((from, to, limit) -> page(store, from, to, limit, true),
+                    null, null, true, 5));
+            assertEquals(25, down.size());
+            assertEquals("k24", down.get(0));
+            assertEquals("k00", down.get(24));
+            List<KeyValue> decoded = PageCodec.decode(PageCodec.encode(page(store, null, null, 3, false)));
+            assertEquals("v2", s(decoded.get(2).value()));
+        }
+    }
+
+    private static List<KeyValue> page(KvStore store, byte[] from, byte[] to, int limit, boolean descending) {
+        List<KeyValue> out = new ArrayList<>();
+        try (KvIterator it = descending ? store.scanDescending(from, to) : store.scan(from, to)) {
+            while (out.size() < limit && it.hasNext()) {
+                out.add(it.next());
+            }
+        }
+        return out;
+    }
+
+    private static List<String> drain(KvIterator it) {
+        List<String> keys = new ArrayList<>();
+        try (it) {
+            while (it.hasNext()) {
+                keys.add(s(it.next().key()));
+            }
+        }
+        return keys;
+    }
+}

@@ -1,0 +1,6 @@
+/**
+ * What a store means to the operating system process that holds it: a second process is refused the store
+ * (engine or JDBC) while the first holds it and gets it once the first dies; and one process that maps and
+ * drops many segments stays far below Linux's limit of memory areas.
+ */
+package io.kegdb.tests.process;

@@ -1,0 +1,2 @@
+/** Helpers shared by the suites that run child JVMs. */
+package io.kegdb.tests.support;
