@@ -9,7 +9,8 @@ import java.util.HexFormat;
 public final class WriteConflictException extends RuntimeException {
     private final byte[] key;
 
-    WriteConflictException(byte[] key, String what) {
+    /** {@code what} (changed since it was read) names what failed: "a value", "a range". */
+    public WriteConflictException(byte[] key, String what) {
         super(what + " changed since it was read: 0x" + HexFormat.of().formatHex(key, 0, Math.min(key.length, 64))
                 + (key.length > 64 ? "..." : ""));
         this.key = key.clone();

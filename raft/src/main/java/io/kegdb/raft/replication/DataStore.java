@@ -4,6 +4,7 @@ import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.WriteBatch;
@@ -58,6 +59,9 @@ public final class DataStore implements AutoCloseable {
             return new Outcome(KvResponse.OK, null, false);
         } catch (KeyExistsException e) {
             return new Outcome(KvResponse.KEY_EXISTS, e.key(), false);
+        } catch (WriteConflictException e) {
+            // Decided against this replica's values, which every replica holds alike at this log index.
+            return new Outcome(KvResponse.WRITE_CONFLICT, e.key(), false);
         } finally {
             lock.readLock().unlock();
         }

@@ -4,6 +4,7 @@ import com.alipay.sofa.jraft.entity.PeerId;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.StoreClosedException;
@@ -76,12 +77,16 @@ public final class GroupStore implements KvStore, RaftGroupView {
     public void write(WriteBatch batch, Durability durability) {
         Objects.requireNonNull(batch, "batch");
         checkOpen();
-        if (batch.isEmpty()) {
+        if (batch.isEmpty() && !batch.hasExpectations()) {
             return;
         }
+        // A batch of preconditions only still goes through the log: it validates at one point of the order.
         KvResponse r = caller.write(BatchCodec.encode(batch), BatchCodec.isRepeatable(batch));
         if (r.status == KvResponse.KEY_EXISTS) {
             throw new KeyExistsException(r.value);
+        }
+        if (r.status == KvResponse.WRITE_CONFLICT) {
+            throw new WriteConflictException(r.value, "a value or range the batch depends on");
         }
     }
 

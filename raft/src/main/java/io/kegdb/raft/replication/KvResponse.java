@@ -12,6 +12,8 @@ public final class KvResponse implements Serializable {
     static final byte OK = 0;
     /** The write was applied and wrote nothing: a put-if-absent found {@link #value} (the key) present. */
     static final byte KEY_EXISTS = 1;
+    /** The write was applied and wrote nothing: a precondition on {@link #value} (the key) no longer held. */
+    static final byte WRITE_CONFLICT = 6;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */
@@ -25,7 +27,7 @@ public final class KvResponse implements Serializable {
     String message;
     /** The leader as this node knows it, "host:port", or null. */
     String leader;
-    /** GET: the value or null; KEY_EXISTS: the key. */
+    /** GET: the value or null; KEY_EXISTS, WRITE_CONFLICT: the key. */
     byte[] value;
     /** WRITE of a single delete: whether the key existed. */
     boolean existed;
