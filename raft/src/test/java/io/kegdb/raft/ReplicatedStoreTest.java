@@ -2,12 +2,13 @@ package io.kegdb.raft;
 
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
-import io.kegdb.engine.RangeDigest;
-import io.kegdb.engine.WriteConflictException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.RangeDigest;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.raft.replication.GroupStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -92,6 +93,19 @@ class ReplicatedStoreTest {
             assertEquals("second", s(node.get(b("c"))), "every replica decided alike: " + node.status());
             assertNull(node.get(b("d")));
         }
+
+        // a snapshot keeps the state it was opened at while writes go on; once closed it answers no more
+        KvSnapshot snapshot = client.snapshot();
+        client.write(new WriteBatch().put(b("c"), b("later")).delete(b("bb")).put(b("ba"), b("new")), Durability.SYNC);
+        assertEquals("second", s(snapshot.get(b("c"))));
+        List<String> seen = new ArrayList<>();
+        try (KvIterator it = snapshot.scan(b("b"), b("c"), false)) {
+            it.forEachRemaining(kv -> seen.add(s(kv.key()) + "=" + s(kv.value())));
+        }
+        assertEquals(List.of("b=y", "bb=phantom"), seen);
+        assertEquals("later", s(client.get(b("c"))));
+        snapshot.close();
+        assertThrows(IllegalStateException.class, () -> snapshot.get(b("c")));
 
         assertTrue(client.delete(b("a"), Durability.SYNC));
         assertFalse(cluster.nodes.get(follower).delete(b("a"), Durability.SYNC));

@@ -69,7 +69,7 @@ public final class GroupCaller {
                 if (target != null) {
                     KvResponse response = transport.send(target, request, remaining);
                     switch (response.status) {
-                        case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT -> {
+                        case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE -> {
                             return response;
                         }
                         case KvResponse.OUTCOME_UNKNOWN -> {

@@ -14,6 +14,8 @@ public final class KvResponse implements Serializable {
     static final byte KEY_EXISTS = 1;
     /** The write was applied and wrote nothing: a precondition on {@link #value} (the key) no longer held. */
     static final byte WRITE_CONFLICT = 6;
+    /** The snapshot a read names is not open on this node (closed, idle too long, or the node restarted). */
+    static final byte SNAPSHOT_GONE = 7;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */
@@ -31,12 +33,14 @@ public final class KvResponse implements Serializable {
     byte[] value;
     /** WRITE of a single delete: whether the key existed. */
     boolean existed;
+    /** SNAPSHOT_OPEN: the id of the snapshot opened. */
+    long snapshot;
     /** SCAN: a {@link PageCodec} page. */
     byte[] page;
     /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes.
      *  STATUS: term, commit index, applied index, first log index, last log index. */
     long[] stats;
-    /** STATUS: the answering node, its role, and (from a leader) the group's peers, comma-separated. */
+    /** STATUS, SNAPSHOT_OPEN: the answering node; STATUS: its role, and (from a leader) the group's peers, comma-separated. */
     String node;
     String role;
     String peers;
