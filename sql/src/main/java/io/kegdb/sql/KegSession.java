@@ -160,12 +160,16 @@ final class KegSession implements SqlSession, PlanSession {
 
     /**
      * Whether the transaction's plain reads must be checked at commit: at SERIALIZABLE (what it read
-     * decided what it wrote), and at REPEATABLE READ on a store without snapshots, where checking the
-     * reads is the only way to keep them repeatable. A read-only session's transaction reads one
-     * snapshot and writes nothing, so it has nothing to check.
+     * decided what it wrote), except in a read-only session reading a snapshot, which writes nothing and
+     * sees one state; and at REPEATABLE READ on a store without snapshots, where checking the reads is the
+     * only way to keep them repeatable. REPEATABLE READ with a snapshot checks only the rows it writes.
      */
     private boolean recordsEveryRead() {
-        return isolation != Isolation.READ_COMMITTED && !(readOnly && snapshot != null);
+        return switch (isolation) {
+            case READ_COMMITTED -> false;
+            case REPEATABLE_READ -> snapshot == null;
+            case SERIALIZABLE -> !(readOnly && snapshot != null);
+        };
     }
 
     /** The committed state statements read now: a transaction's snapshot, or the store. */
