@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.Durability;
+import io.kegdb.sql.Isolation;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlSession;
 import io.kegdb.sql.SqlState;
@@ -36,7 +37,9 @@ import java.util.concurrent.Executor;
  * A connection: one SQL session on a shared store. Autocommit (the default) writes each statement as one
  * atomic batch; with autocommit off, writes are buffered (visible to this connection only) until
  * {@link #commit()} writes them as one atomic batch with {@code SYNC} ({@code NO_SYNC} under
- * {@code durability=nosync}). Isolation is {@link #TRANSACTION_READ_COMMITTED}.
+ * {@code durability=nosync}). Isolation is {@link #TRANSACTION_READ_COMMITTED} unless set otherwise; a
+ * commit that conflicts with a concurrent one fails with SQLState 40001
+ * ({@link java.sql.SQLTransactionRollbackException}), having written nothing: run the transaction again.
  */
 final class KegConnection implements Connection {
     /** Held while the session is used: sessions are single-threaded, connections may be shared. */
@@ -260,25 +263,44 @@ final class KegConnection implements Connection {
     }
 
     /**
-     * KegDB runs every transaction at READ_COMMITTED. Asking for another level keeps READ_COMMITTED and adds
-     * a warning (tools such as sqlline ask for REPEATABLE_READ on connect); {@link #getTransactionIsolation()}
-     * reports the level in effect.
+     * READ_COMMITTED (the default), REPEATABLE_READ (snapshot isolation) and SERIALIZABLE are provided as
+     * documented in docs/JDBC.md; READ_UNCOMMITTED is answered with READ_COMMITTED and a warning, as JDBC
+     * allows a stricter level. The level applies from the next transaction; changing it inside an open
+     * transaction fails with SQLState 25001.
      */
     @Override
     public void setTransactionIsolation(int level) throws SQLException {
         checkOpen();
-        switch (level) {
-            case TRANSACTION_READ_COMMITTED -> { }
-            case TRANSACTION_NONE, TRANSACTION_READ_UNCOMMITTED, TRANSACTION_REPEATABLE_READ, TRANSACTION_SERIALIZABLE ->
-                    warn("isolation level " + level + " is not available; the connection stays READ_COMMITTED");
+        Isolation isolation = switch (level) {
+            case TRANSACTION_READ_COMMITTED -> Isolation.READ_COMMITTED;
+            case TRANSACTION_REPEATABLE_READ -> Isolation.REPEATABLE_READ;
+            case TRANSACTION_SERIALIZABLE -> Isolation.SERIALIZABLE;
+            case TRANSACTION_READ_UNCOMMITTED, TRANSACTION_NONE -> {
+                warn("isolation level " + level + " is not offered; the connection uses READ_COMMITTED, which is"
+                        + " stricter");
+                yield Isolation.READ_COMMITTED;
+            }
             default -> throw JdbcErrors.of(SqlState.INVALID_PARAMETER_VALUE, "unknown isolation level " + level);
+        };
+        synchronized (lock) {
+            try {
+                session.setIsolation(isolation);
+            } catch (SqlError e) {
+                throw JdbcErrors.from(e);
+            }
         }
     }
 
     @Override
     public int getTransactionIsolation() throws SQLException {
         checkOpen();
-        return TRANSACTION_READ_COMMITTED;
+        synchronized (lock) {
+            return switch (session.isolation()) {
+                case READ_COMMITTED -> TRANSACTION_READ_COMMITTED;
+                case REPEATABLE_READ -> TRANSACTION_REPEATABLE_READ;
+                case SERIALIZABLE -> TRANSACTION_SERIALIZABLE;
+            };
+        }
     }
 
     @Override

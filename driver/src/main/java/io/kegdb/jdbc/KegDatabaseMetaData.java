@@ -398,7 +398,8 @@ final class KegDatabaseMetaData implements DatabaseMetaData {
 
     @Override
     public boolean supportsTransactionIsolationLevel(int level) {
-        return level == Connection.TRANSACTION_READ_COMMITTED;
+        return level == Connection.TRANSACTION_READ_COMMITTED || level == Connection.TRANSACTION_REPEATABLE_READ
+                || level == Connection.TRANSACTION_SERIALIZABLE;
     }
 
     @Override

@@ -53,6 +53,7 @@ public final class Bitcask implements KvStore {
     private final ExecutorService background;
     private final ScheduledExecutorService scheduler;
     private final WritePath writes;
+    private final SnapshotRegistry snapshots = new SnapshotRegistry(this);
 
     private volatile long merges;
     private volatile boolean closed;
@@ -68,11 +69,13 @@ public final class Bitcask implements KvStore {
         if (options.readOnly()) {
             this.background = null;
             this.scheduler = null;
-            this.writes = new WritePath(dir, files, options, table, keyDir, recovered, null, this::scheduleHint);
+            this.writes = new WritePath(dir, files, options, table, keyDir, recovered, null, this::scheduleHint,
+                    this::beforeWrite);
             return;
         }
         this.background = Executors.newSingleThreadExecutor(daemon("kegdb-background-" + dir.getFileName()));
-        this.writes = new WritePath(dir, files, options, table, keyDir, recovered, background, this::scheduleHint);
+        this.writes = new WritePath(dir, files, options, table, keyDir, recovered, background, this::scheduleHint,
+                    this::beforeWrite);
         Segment active = writes.activeSegment();
         for (Segment s : table.all()) {
             if (s != active && !Files.exists(HintFile.pathFor(s))) {
@@ -329,9 +332,36 @@ public final class Bitcask implements KvStore {
         }
         if (ops.isEmpty()) {
             checkOpen();
+            if (batch.hasExpectations()) {
+                writes.check(batch);
+            }
             return;
         }
         writes.write(batch, total, durability);
+    }
+
+    /**
+     * Under the write lock, before a write changes anything: fails a batch whose preconditions no longer
+     * hold (unless nothing was written since they were read), then keeps the replaced values for open
+     * snapshots.
+     */
+    private void beforeWrite(byte[] key, WriteBatch batch, long version) {
+        if (batch != null && batch.hasExpectations() && !batch.unchangedSince(version)) {
+            batch.checkExpectations(this);
+        }
+        if (snapshots.anyOpen()) {
+            if (batch == null) {
+                snapshots.beforeWrite(key);
+            } else {
+                snapshots.beforeWrite(batch);
+            }
+        }
+    }
+
+    @Override
+    public KvSnapshot snapshot() {
+        checkOpen();
+        return writes.betweenWrites(() -> snapshots.open(writes.appended()));
     }
 
     @Override

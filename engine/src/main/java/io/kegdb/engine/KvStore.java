@@ -33,6 +33,14 @@ public interface KvStore extends AutoCloseable {
         return -1;
     }
 
+    /**
+     * The store as it is now, readable while writes go on; close it when done. Null when this kind of store
+     * cannot take snapshots (a replicated store's client), so that a caller can fall back.
+     */
+    default KvSnapshot snapshot() {
+        return null;
+    }
+
     /** Sets {@code key} to {@code value}. */
     void put(byte[] key, byte[] value, Durability durability);
 
@@ -43,6 +51,7 @@ public interface KvStore extends AutoCloseable {
      * Applies every operation of {@code batch} atomically, also across a crash.
      *
      * @throws KeyExistsException if a {@code putIfAbsent} finds its key; nothing is written then
+     * @throws WriteConflictException if a precondition ({@link WriteBatch#expect}) fails; nothing is written then
      */
     void write(WriteBatch batch, Durability durability);
 

@@ -15,6 +15,9 @@ final class MemoryStore implements KvStore {
 
     private final ConcurrentSkipListMap<byte[], byte[]> map = new ConcurrentSkipListMap<>(Arrays::compareUnsigned);
     private final Object writeLock = new Object();
+    private final SnapshotRegistry snapshots = new SnapshotRegistry(this);
+    /** Writes applied so far: see {@link KvStore#writeVersion()}. */
+    private volatile long writes;
     private volatile boolean closed;
 
     @Override
@@ -31,6 +34,19 @@ final class MemoryStore implements KvStore {
     }
 
     @Override
+    public long writeVersion() {
+        return writes;
+    }
+
+    @Override
+    public KvSnapshot snapshot() {
+        synchronized (writeLock) {
+            checkOpen();
+            return snapshots.open(writes);
+        }
+    }
+
+    @Override
     public void put(byte[] key, byte[] value, Durability durability) {
         write(new WriteBatch().put(key, value), durability);
     }
@@ -40,7 +56,15 @@ final class MemoryStore implements KvStore {
         Objects.requireNonNull(key, "key");
         synchronized (writeLock) {
             checkOpen();
-            return map.remove(key) != null;
+            if (!map.containsKey(key)) {
+                return false;
+            }
+            if (snapshots.anyOpen()) {
+                snapshots.beforeWrite(key);
+            }
+            map.remove(key);
+            writes++;
+            return true;
         }
     }
 
@@ -49,6 +73,12 @@ final class MemoryStore implements KvStore {
         Objects.requireNonNull(batch, "batch");
         synchronized (writeLock) {
             checkOpen();
+            if (batch.hasExpectations() && !batch.unchangedSince(writes)) {
+                batch.checkExpectations(this);
+            }
+            if (batch.isEmpty()) {
+                return;
+            }
             Set<ByteBuffer> added = new HashSet<>();
             for (WriteBatch.Op op : batch.ops()) {
                 if (op.kind() == WriteBatch.Kind.PUT_IF_ABSENT) {
@@ -62,6 +92,9 @@ final class MemoryStore implements KvStore {
                     added.remove(ByteBuffer.wrap(op.key()));
                 }
             }
+            if (snapshots.anyOpen()) {
+                snapshots.beforeWrite(batch);
+            }
             for (WriteBatch.Op op : batch.ops()) {
                 if (op.kind() == WriteBatch.Kind.DELETE) {
                     map.remove(op.key());
@@ -69,6 +102,7 @@ final class MemoryStore implements KvStore {
                     map.put(op.key().clone(), op.value().clone());
                 }
             }
+            writes++;
         }
     }
 

@@ -2,6 +2,7 @@ package io.kegdb.engine;
 
 import java.util.AbstractList;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,6 +19,16 @@ public final class WriteBatch {
         void delete(byte[] key);
 
         void putIfAbsent(byte[] key, byte[] value);
+
+        /** A point precondition ({@link WriteBatch#expect}); handlers that cannot carry one refuse the batch. */
+        default void expect(byte[] key, byte[] value) {
+            throw new UnsupportedOperationException("this store cannot check a batch's preconditions");
+        }
+
+        /** A range precondition ({@link WriteBatch#expectRange}); handlers that cannot carry one refuse the batch. */
+        default void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
+            throw new UnsupportedOperationException("this store cannot check a batch's preconditions");
+        }
     }
 
     enum Kind { PUT, DELETE, PUT_IF_ABSENT }
@@ -25,7 +36,18 @@ public final class WriteBatch {
     record Op(Kind kind, byte[] key, byte[] value) {
     }
 
+    /** {@code key} held {@code value} (null: was absent) when read. */
+    record Expected(byte[] key, byte[] value) {
+    }
+
+    /** The pairs of {@code [from, to)} (a null bound is open) had {@code digest} when read. */
+    record ExpectedRange(byte[] from, byte[] to, long digest) {
+    }
+
     private final List<Op> ops = new ArrayList<>();
+    /** Null until the first precondition: a batch without any pays nothing for them. */
+    private List<Expected> expected;
+    private List<ExpectedRange> expectedRanges;
     private long bytes;
     private long absentSince = -1;
 
@@ -48,6 +70,59 @@ public final class WriteBatch {
                 Objects.requireNonNull(value, "value")));
     }
 
+    /**
+     * Makes the batch conditional: it is applied only if {@code key} holds {@code value} (null: is absent)
+     * at that moment, checked atomically with the apply; else it fails whole with
+     * {@link WriteConflictException} and writes nothing. Compares values, so it means the same on every
+     * store and every replica. A batch of preconditions only writes nothing and just validates them.
+     */
+    public WriteBatch expect(byte[] key, byte[] value) {
+        if (expected == null) {
+            expected = new ArrayList<>();
+        }
+        expected.add(new Expected(Objects.requireNonNull(key, "key"), value));
+        return this;
+    }
+
+    /**
+     * Like {@link #expect}, for a whole key range: the pairs with {@code fromInclusive <= key < toExclusive}
+     * (a null bound is open) must have the {@link RangeDigest} {@code digest} when the batch is applied, so
+     * a key inserted into or removed from the range fails the batch as a changed value does.
+     */
+    public WriteBatch expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
+        if (expectedRanges == null) {
+            expectedRanges = new ArrayList<>();
+        }
+        expectedRanges.add(new ExpectedRange(fromInclusive, toExclusive, digest));
+        return this;
+    }
+
+    /** Whether the batch has preconditions ({@link #expect}, {@link #expectRange}). */
+    public boolean hasExpectations() {
+        return expected != null || expectedRanges != null;
+    }
+
+    /**
+     * Checks the preconditions against {@code store} as it is now; the caller holds the store's write lock.
+     * Reads through the store's own get and scan, so a local store and a replica check alike.
+     */
+    void checkExpectations(KvStore store) {
+        if (expected != null) {
+            for (Expected e : expected) {
+                if (!Arrays.equals(store.get(e.key()), e.value())) {
+                    throw new WriteConflictException(e.key(), "a value");
+                }
+            }
+        }
+        if (expectedRanges != null) {
+            for (ExpectedRange r : expectedRanges) {
+                if (RangeDigest.of(store.scan(r.from(), r.to())) != r.digest()) {
+                    throw new WriteConflictException(r.from() == null ? new byte[0] : r.from(), "a range");
+                }
+            }
+        }
+    }
+
     private WriteBatch add(Op op) {
         ops.add(op);
         bytes += op.key().length + (op.value() == null ? 0 : op.value().length);
@@ -59,7 +134,9 @@ public final class WriteBatch {
      * to, by checks made when the store's {@link KvStore#writeVersion()} was {@code version} or later. If the
      * store has had no write since {@code version}, applying the batch then skips looking those keys up
      * again (keys repeated within the batch are still caught). A transaction that checked its inserts as it
-     * went passes the version read before its first check. -1 (the default) promises nothing.
+     * went passes the version read before its first check. The same promise covers the preconditions
+     * ({@link #expect}): if they were read at {@code version} or later and nothing was written since, they
+     * hold and are not checked again. -1 (the default) promises nothing.
      */
     public WriteBatch absentSince(long version) {
         this.absentSince = version;
@@ -70,11 +147,17 @@ public final class WriteBatch {
         return absentSince;
     }
 
+    /** Whether {@link #absentSince} promises that nothing was written since the checks, at {@code version} now. */
+    boolean unchangedSince(long version) {
+        return absentSince >= 0 && absentSince == version;
+    }
+
     /** Number of operations. */
     public int size() {
         return ops.size();
     }
 
+    /** Whether the batch has no write operation (it may still carry preconditions). */
     public boolean isEmpty() {
         return ops.isEmpty();
     }
@@ -87,12 +170,24 @@ public final class WriteBatch {
     /** Removes every operation. */
     public void clear() {
         ops.clear();
+        expected = null;
+        expectedRanges = null;
         bytes = 0;
         absentSince = -1;
     }
 
-    /** Feeds every operation, in order, to {@code handler}. */
+    /** Feeds every precondition and then every operation, in order, to {@code handler}. */
     public void replay(Handler handler) {
+        if (expected != null) {
+            for (Expected e : expected) {
+                handler.expect(e.key(), e.value());
+            }
+        }
+        if (expectedRanges != null) {
+            for (ExpectedRange r : expectedRanges) {
+                handler.expectRange(r.from(), r.to(), r.digest());
+            }
+        }
         for (Op op : ops) {
             switch (op.kind()) {
                 case PUT -> handler.put(op.key(), op.value());

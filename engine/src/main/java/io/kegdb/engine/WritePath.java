@@ -49,6 +49,7 @@ final class WritePath {
     private final SyncThread syncThread;
     /** Told of each segment sealed by a roll (to give it a hint file). */
     private final Consumer<Segment> onSealed;
+    private final WriteGate gate;
 
     private volatile SegmentWriter active;
     /** Bytes appended since open: the position group commit waits on. */
@@ -66,9 +67,11 @@ final class WritePath {
      * room, else to a new one. In a read-only store ({@code background} null) it refuses every write.
      */
     WritePath(Path dir, FileLayer files, BitcaskOptions options, SegmentTable table, KeyDir keyDir,
-              Recovery.Result recovered, ExecutorService background, Consumer<Segment> onSealed) throws IOException {
+              Recovery.Result recovered, ExecutorService background, Consumer<Segment> onSealed, WriteGate gate)
+            throws IOException {
         this.dir = dir;
         this.files = files;
+        this.gate = gate;
         this.options = options;
         this.table = table;
         this.keyDir = keyDir;
@@ -130,6 +133,27 @@ final class WritePath {
         commit(null, null, batch, total, durability);
     }
 
+    /** Checks the preconditions of {@code batch}, which has no operation, under the write lock. */
+    void check(WriteBatch batch) {
+        writeLock.lock();
+        try {
+            checkWritable();
+            gate.beforeWrite(null, batch, appended);
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
+    /** Runs {@code action} between two writes, none half applied (a snapshot is taken so). */
+    <T> T betweenWrites(java.util.function.Supplier<T> action) {
+        writeLock.lock();
+        try {
+            return action.get();
+        } finally {
+            writeLock.unlock();
+        }
+    }
+
     /**
      * The one path of every write: a batch, or else a put of {@code key} (a delete when {@code value} is
      * null). Returns the end position of what it appended, or -1 if it appended nothing (a delete of an
@@ -140,6 +164,7 @@ final class WritePath {
         writeLock.lock();
         try {
             checkWritable();
+            gate.beforeWrite(key, batch, appended);
             if (batch == null) {
                 end = value == null ? appendDelete(key, durability) : appendPut(key, value, durability);
             } else {

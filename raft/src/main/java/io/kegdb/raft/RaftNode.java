@@ -14,6 +14,7 @@ import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.raft.replication.DataStore;
@@ -186,6 +187,11 @@ public final class RaftNode implements KvStore, RaftGroupView {
     @Override
     public void write(WriteBatch batch, Durability durability) {
         store.write(batch, durability);
+    }
+
+    @Override
+    public KvSnapshot snapshot() {
+        return store.snapshot();
     }
 
     @Override

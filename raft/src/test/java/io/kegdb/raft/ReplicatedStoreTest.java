@@ -4,8 +4,11 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.RangeDigest;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.raft.replication.GroupStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -75,6 +78,34 @@ class ReplicatedStoreTest {
         assertNull(client.get(b("c")), "a failed batch writes nothing");
         client.write(new WriteBatch().putIfAbsent(b("c"), b("first")), Durability.SYNC);
         assertEquals("first", s(cluster.nodes.get(follower).get(b("c"))));
+
+        // preconditions too: checked against each replica's values at apply, the conflict reported to the client
+        client.write(new WriteBatch().expect(b("c"), b("first")).put(b("c"), b("second")), Durability.SYNC);
+        WriteConflictException conflict = assertThrows(WriteConflictException.class, () -> client.write(
+                new WriteBatch().expect(b("c"), b("first")).put(b("c"), b("third")).put(b("d"), b("x")), Durability.SYNC));
+        assertArrayEquals(b("c"), conflict.key());
+        long digest = RangeDigest.of(client.scan(b("a"), b("c")));
+        client.write(new WriteBatch().expectRange(b("a"), b("c"), digest), Durability.SYNC); // validates only
+        client.put(b("bb"), b("phantom"), Durability.SYNC);
+        assertThrows(WriteConflictException.class, () -> cluster.nodes.get(follower).write(
+                new WriteBatch().expectRange(b("a"), b("c"), digest).put(b("d"), b("x")), Durability.SYNC));
+        for (RaftNode node : cluster.nodes) {
+            assertEquals("second", s(node.get(b("c"))), "every replica decided alike: " + node.status());
+            assertNull(node.get(b("d")));
+        }
+
+        // a snapshot keeps the state it was opened at while writes go on; once closed it answers no more
+        KvSnapshot snapshot = client.snapshot();
+        client.write(new WriteBatch().put(b("c"), b("later")).delete(b("bb")).put(b("ba"), b("new")), Durability.SYNC);
+        assertEquals("second", s(snapshot.get(b("c"))));
+        List<String> seen = new ArrayList<>();
+        try (KvIterator it = snapshot.scan(b("b"), b("c"), false)) {
+            it.forEachRemaining(kv -> seen.add(s(kv.key()) + "=" + s(kv.value())));
+        }
+        assertEquals(List.of("b=y", "bb=phantom"), seen);
+        assertEquals("later", s(client.get(b("c"))));
+        snapshot.close();
+        assertThrows(IllegalStateException.class, () -> snapshot.get(b("c")));
 
         assertTrue(client.delete(b("a"), Durability.SYNC));
         assertFalse(cluster.nodes.get(follower).delete(b("a"), Durability.SYNC));

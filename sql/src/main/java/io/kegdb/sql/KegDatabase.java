@@ -10,6 +10,7 @@ import io.kegdb.sql.direct.BackupPlan;
 import io.kegdb.sql.direct.BoundLiteralsPlan;
 import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.direct.ExplainPlan;
+import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.direct.LiteralParameters;
@@ -113,6 +114,10 @@ final class KegDatabase implements SqlDatabase {
         String explained = ExplainPlan.explained(sql);
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema, deadline));
+        }
+        String locking = ForUpdatePlan.locking(sql);
+        if (locking != null) {
+            return new ForUpdatePlan(plan(locking, defaultSchema, deadline));
         }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {

@@ -2,6 +2,7 @@ package io.kegdb.sql;
 
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.sql.calcite.KvModifier;
@@ -11,7 +12,10 @@ import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.txn.Overlay;
+import io.kegdb.sql.txn.ReadSet;
 import io.kegdb.sql.txn.ReadView;
+import io.kegdb.sql.txn.RecordingView;
+import io.kegdb.sql.txn.SnapshotView;
 import io.kegdb.sql.txn.StoreView;
 
 import java.io.IOException;
@@ -22,23 +26,47 @@ import java.util.Objects;
 /**
  * {@link SqlSession}: a transaction overlay over the store. In autocommit each statement's writes go to
  * the store as one batch; otherwise they collect in the overlay until commit.
+ *
+ * <p>Isolation is optimistic: a transaction reads the store (READ COMMITTED) or a snapshot of it taken at
+ * its first statement (REPEATABLE READ, SERIALIZABLE), records in a {@link ReadSet} the reads its commit
+ * must find unchanged, and commits one batch carrying them as preconditions that the store checks
+ * atomically with the apply (on a cluster, every replica in its state machine). A conflict is 40001. An
+ * autocommitted statement that writes records its own reads the same way and, on a conflict, runs again.
  */
 final class KegSession implements SqlSession, PlanSession {
+
+    /** Times an autocommitted statement runs again after a conflict before it fails with 40001. */
+    static final int STATEMENT_ATTEMPTS = 1000;
 
     private final KegDatabase database;
     private final KvStore store;
     private final StoreView storeView;
     private final Overlay transaction;
     private boolean autoCommit = true;
-    /**
-     * The store's write version read as the open transaction's first write began, before any of its
-     * duplicate-key checks: if the store is unchanged at commit, those checks still hold.
-     */
-    private long versionAtFirstWrite = -1;
+    private Isolation isolation = Isolation.READ_COMMITTED;
     private boolean readOnly;
     private Durability durability = Durability.SYNC;
     private String schema = Catalog.DEFAULT_SCHEMA;
     private boolean closed;
+
+    // The open transaction (autocommit off), from its first read or write to commit or rollback.
+    private boolean transactionStarted;
+    /** The store's write version before the transaction's first read or check: see {@link WriteBatch#absentSince}. */
+    private long versionAtStart = -1;
+    /** What the transaction read at REPEATABLE READ and SERIALIZABLE; null at READ COMMITTED or on a store without snapshots. */
+    private KvSnapshot snapshot;
+    private ReadView committed;
+    /** The reads the commit must find unchanged. */
+    private final ReadSet transactionReads = new ReadSet();
+
+    // The statement running now.
+    /** An autocommitted write statement's reads, checked with its batch; null otherwise. */
+    private ReadSet statementReads;
+    private long statementVersion;
+    /** A write statement or a SELECT ... FOR UPDATE in a transaction: its reads join the transaction's. */
+    private boolean statementReadsCount;
+    /** Set when an autocommitted statement's batch found what it read changed: it runs again. */
+    private boolean statementConflicted;
 
     KegSession(KegDatabase database) {
         this.database = database;
@@ -79,15 +107,102 @@ final class KegSession implements SqlSession, PlanSession {
         Objects.requireNonNull(sql, "sql");
         try {
             Deadline none = Deadline.none();
-            return database.plan(sql, schema, none).execute(this, List.of(), 0, none);
+            return run(database.plan(sql, schema, none), List.of(), 0, none);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
     }
 
+    /**
+     * Runs {@code plan}; an autocommitted statement whose batch conflicted wrote nothing and runs again,
+     * up to {@link #STATEMENT_ATTEMPTS} times, backing off a little after the first few.
+     */
+    SqlResult run(Plan plan, List<?> params, long maxRows, Deadline deadline) throws SqlError {
+        for (int attempt = 1; ; attempt++) {
+            statementReads = null;
+            statementReadsCount = false;
+            statementConflicted = false;
+            try {
+                return plan.execute(this, params, maxRows, deadline);
+            } catch (SqlError e) {
+                if (!statementConflicted || attempt >= STATEMENT_ATTEMPTS) {
+                    throw e;
+                }
+                backOff(attempt);
+            } finally {
+                statementReads = null;
+                statementReadsCount = false;
+            }
+        }
+    }
+
+    private static void backOff(int attempt) {
+        if (attempt < 4) {
+            Thread.onSpinWait();
+        } else {
+            java.util.concurrent.locks.LockSupport.parkNanos(
+                    java.util.concurrent.ThreadLocalRandom.current().nextLong(1_000L * Math.min(attempt, 200)));
+        }
+    }
+
+    /**
+     * What a statement reads: the committed state ({@link #committed()}), recorded when the reads must be
+     * checked, with the transaction's own writes over it.
+     */
     @Override
     public ReadView view() {
-        return transaction.isEmpty() ? storeView : transaction;
+        ReadView base = committed();
+        if (statementReads != null) {
+            base = new RecordingView(base, statementReads);
+        } else if (!autoCommit && (statementReadsCount || recordsEveryRead())) {
+            base = new RecordingView(base, transactionReads);
+        }
+        return transaction.isEmpty() ? base : transaction.over(base);
+    }
+
+    /**
+     * Whether the transaction's plain reads must be checked at commit: at SERIALIZABLE (what it read
+     * decided what it wrote), except in a read-only session reading a snapshot, which writes nothing and
+     * sees one state; and at REPEATABLE READ on a store without snapshots, where checking the reads is the
+     * only way to keep them repeatable. REPEATABLE READ with a snapshot checks only the rows it writes.
+     */
+    private boolean recordsEveryRead() {
+        return switch (isolation) {
+            case READ_COMMITTED -> false;
+            case REPEATABLE_READ -> snapshot == null;
+            case SERIALIZABLE -> !(readOnly && snapshot != null);
+        };
+    }
+
+    /** The committed state statements read now: a transaction's snapshot, or the store. */
+    private ReadView committed() {
+        if (autoCommit) {
+            return storeView;
+        }
+        startTransaction();
+        return committed;
+    }
+
+    /** Begins the transaction at its first read or write: notes the write version, takes the snapshot. */
+    private void startTransaction() {
+        if (transactionStarted) {
+            return;
+        }
+        transactionStarted = true;
+        versionAtStart = store.writeVersion();
+        committed = storeView;
+        if (isolation != Isolation.READ_COMMITTED) {
+            snapshot = store.snapshot();
+            if (snapshot != null) {
+                versionAtStart = snapshot.version();
+                committed = new SnapshotView(snapshot);
+            }
+        }
+    }
+
+    @Override
+    public void readForUpdate(boolean forUpdate) {
+        statementReadsCount = forUpdate;
     }
 
     @Override
@@ -101,19 +216,42 @@ final class KegSession implements SqlSession, PlanSession {
     @Override
     public Overlay beginWrite() throws SqlError {
         checkWritable();
-        noteWriteStart();
+        if (autoCommit) {
+            statementVersion = store.writeVersion(); // before the statement's first read
+            statementReads = new ReadSet();
+        } else {
+            statementReadsCount = true;
+        }
         return new Overlay(view());
     }
 
     @Override
     public void finishWrite(Overlay statement) throws SqlError {
+        ReadSet reads = statementReads;
+        statementReads = null;
+        statementReadsCount = false;
         if (statement.isEmpty()) {
             return;
         }
-        if (autoCommit) {
-            write(statement.toBatch());
-        } else {
+        if (!autoCommit) {
             transaction.absorb(statement);
+            return;
+        }
+        WriteBatch batch = statement.toBatch();
+        if (reads != null && !reads.isEmpty()) {
+            reads.addTo(batch);
+            batch.absentSince(statementVersion);
+        }
+        writeStatement(batch);
+    }
+
+    /** Writes an autocommitted statement's batch; a conflict marks the statement to run again. */
+    private void writeStatement(WriteBatch batch) throws SqlError {
+        try {
+            write(batch);
+        } catch (SqlError e) {
+            statementConflicted = SqlState.SERIALIZATION_FAILURE.equals(e.sqlState());
+            throw e;
         }
     }
 
@@ -128,7 +266,7 @@ final class KegSession implements SqlSession, PlanSession {
             }
             return 1;
         }
-        noteWriteStart();
+        startTransaction();
         if (!transaction.insertIfAbsent(key, value)) {
             throw KvModifier.duplicate(def, keyValue);
         }
@@ -138,27 +276,48 @@ final class KegSession implements SqlSession, PlanSession {
     @Override
     public long putOne(byte[] key, byte[] value, boolean onlyIfExists) throws SqlError {
         checkWritable();
-        noteWriteStart();
-        if (onlyIfExists && !view().contains(key)) {
-            return 0;
-        }
         if (autoCommit) {
-            store.put(key, value, durability);
-        } else {
-            transaction.put(key, value);
+            if (!onlyIfExists) {
+                store.put(key, value, durability);
+                return 1;
+            }
+            // UPDATE by key: the row must still be there when the write lands, or a concurrent DELETE
+            // would be undone. A blind write otherwise, so it checks only the key it updates.
+            long version = store.writeVersion();
+            byte[] current = store.get(key);
+            if (current == null) {
+                return 0;
+            }
+            writeStatement(new WriteBatch().expect(key, current).put(key, value).absentSince(version));
+            return 1;
         }
+        startTransaction();
+        statementReadsCount = true;
+        try {
+            if (onlyIfExists && !view().contains(key)) {
+                return 0;
+            }
+        } finally {
+            statementReadsCount = false;
+        }
+        transaction.put(key, value);
         return 1;
     }
 
     @Override
     public long deleteOne(byte[] key) throws SqlError {
         checkWritable();
-        noteWriteStart();
         if (autoCommit) {
             return store.delete(key, durability) ? 1 : 0;
         }
-        if (!transaction.contains(key)) {
-            return 0;
+        startTransaction();
+        statementReadsCount = true;
+        try {
+            if (!view().contains(key)) {
+                return 0;
+            }
+        } finally {
+            statementReadsCount = false;
         }
         transaction.delete(key);
         return 1;
@@ -173,13 +332,6 @@ final class KegSession implements SqlSession, PlanSession {
             throw new SqlError(SqlState.IO_ERROR, "BACKUP TO '" + target + "': " + e.getMessage(), e);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
-        }
-    }
-
-    /** Reads the store's write version when a write starts a transaction (see {@link #versionAtFirstWrite}). */
-    private void noteWriteStart() {
-        if (!autoCommit && transaction.isEmpty()) {
-            versionAtFirstWrite = store.writeVersion();
         }
     }
 
@@ -209,6 +361,22 @@ final class KegSession implements SqlSession, PlanSession {
     }
 
     @Override
+    public void setIsolation(Isolation isolation) throws SqlError {
+        checkOpen();
+        Objects.requireNonNull(isolation, "isolation");
+        if (isolation != this.isolation && transactionStarted) {
+            throw new SqlError(SqlState.ACTIVE_SQL_TRANSACTION, "the isolation level cannot change inside a transaction; commit or"
+                    + " roll back first");
+        }
+        this.isolation = isolation;
+    }
+
+    @Override
+    public Isolation isolation() {
+        return isolation;
+    }
+
+    @Override
     public void setDurability(Durability durability) {
         this.durability = Objects.requireNonNull(durability, "durability");
     }
@@ -223,23 +391,55 @@ final class KegSession implements SqlSession, PlanSession {
         return !transaction.isEmpty();
     }
 
+    /**
+     * Commits the transaction's writes as one batch whose preconditions are its checked reads and, above
+     * READ COMMITTED, the snapshot's values of the rows it overwrites; 40001 if any changed. A transaction
+     * that wrote nothing commits without a check, except one that read without a snapshot above READ
+     * COMMITTED: its reads are validated together so that it never commits having seen two states.
+     */
     @Override
     public void commit() throws SqlError {
         checkOpen();
-        if (transaction.isEmpty()) {
-            return;
-        }
         try {
-            write(transaction.toBatch().absentSince(versionAtFirstWrite));
+            if (!transaction.isEmpty()) {
+                WriteBatch batch = transaction.toBatch();
+                transactionReads.addTo(batch);
+                if (snapshot != null) {
+                    // First committer wins: a row this transaction overwrites must not have changed since its snapshot.
+                    KvSnapshot s = snapshot;
+                    transaction.forEachOverwrittenKey(key -> {
+                        if (!transactionReads.readKey(key)) {
+                            batch.expect(key, s.get(key));
+                        }
+                    });
+                }
+                write(batch.absentSince(versionAtStart));
+            } else if (snapshot == null && isolation != Isolation.READ_COMMITTED && !transactionReads.isEmpty()) {
+                WriteBatch validation = new WriteBatch();
+                transactionReads.addTo(validation);
+                write(validation.absentSince(versionAtStart));
+            }
         } finally {
             // A failed commit writes nothing and ends the transaction, as a rollback would.
-            transaction.clear();
+            endTransaction();
         }
     }
 
     @Override
     public void rollback() {
+        endTransaction();
+    }
+
+    private void endTransaction() {
         transaction.clear();
+        transactionReads.clear();
+        if (snapshot != null) {
+            snapshot.close();
+            snapshot = null;
+        }
+        committed = null;
+        transactionStarted = false;
+        versionAtStart = -1;
     }
 
     @Override
@@ -275,7 +475,7 @@ final class KegSession implements SqlSession, PlanSession {
 
     @Override
     public void close() {
-        transaction.clear();
+        endTransaction();
         closed = true;
     }
 }

@@ -54,7 +54,7 @@ final class ReplanningStatement implements SqlStatement {
             if (version >= 0 && version != session.database().catalog().snapshot().version()) {
                 plan = session.replan(sql, deadline);
             }
-            return plan.execute(session, params == null ? List.of() : params, maxRows, deadline);
+            return session.run(plan, params == null ? List.of() : params, maxRows, deadline);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }

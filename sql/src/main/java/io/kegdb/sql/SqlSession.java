@@ -30,6 +30,14 @@ public interface SqlSession extends AutoCloseable {
 
     Durability durability();
 
+    /**
+     * The isolation level of the transactions that start from now on (see {@link Isolation});
+     * SQLState 25001 while a transaction is open.
+     */
+    void setIsolation(Isolation isolation) throws SqlError;
+
+    Isolation isolation();
+
     /** True while writes are buffered and not yet committed. */
     boolean inTransaction();
 

@@ -55,6 +55,8 @@ public final class SqlState {
     public static final String INVALID_CURSOR_STATE = "24000";
     /** Invalid transaction state. */
     public static final String INVALID_TRANSACTION_STATE = "25000";
+    /** Active SQL transaction: a setting that cannot change while a transaction is open (the isolation level). */
+    public static final String ACTIVE_SQL_TRANSACTION = "25001";
     /** Read-only SQL transaction: a write in a read-only session or statement. */
     public static final String READ_ONLY_TRANSACTION = "25006";
     /** Invalid schema name. */

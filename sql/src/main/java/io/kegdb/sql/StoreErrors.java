@@ -3,8 +3,10 @@ package io.kegdb.sql;
 import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.LimitExceededException;
+import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.UnsupportedStoreOperationException;
+import io.kegdb.engine.WriteConflictException;
 
 import java.io.UncheckedIOException;
 
@@ -19,6 +21,13 @@ public final class StoreErrors {
 
     /** {@code failure} as a {@link SqlError} if it is one of the store's failures, else null. */
     public static SqlError translate(Throwable failure) {
+        if (failure instanceof WriteConflictException w) {
+            return new SqlError(SqlState.SERIALIZATION_FAILURE, "could not serialize access: " + w.getMessage()
+                    + "; nothing was written, run the transaction again", w);
+        }
+        if (failure instanceof SnapshotTooOldException old) {
+            return new SqlError(SqlState.SERIALIZATION_FAILURE, old.getMessage() + "; run the transaction again", old);
+        }
         if (failure instanceof KeyExistsException k) {
             return new SqlError(SqlState.DUPLICATE_KEY, "duplicate key: " + k.getMessage(), k);
         }

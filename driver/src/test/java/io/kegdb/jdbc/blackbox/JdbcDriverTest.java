@@ -434,8 +434,11 @@ class JdbcDriverTest {
             c.setCatalog("ignored");
             assertNull(c.getCatalog());
             c.setTransactionIsolation(Connection.TRANSACTION_REPEATABLE_READ);
-            assertEquals(Connection.TRANSACTION_READ_COMMITTED, c.getTransactionIsolation());
-            assertNotNull(c.getWarnings());
+            assertEquals(Connection.TRANSACTION_REPEATABLE_READ, c.getTransactionIsolation());
+            assertNull(c.getWarnings(), "a level provided is no downgrade");
+            c.setTransactionIsolation(Connection.TRANSACTION_READ_UNCOMMITTED);
+            assertEquals(Connection.TRANSACTION_READ_COMMITTED, c.getTransactionIsolation(), "upgraded");
+            assertNotNull(c.getWarnings(), "the upgrade is reported");
             c.clearWarnings();
             assertNull(c.getWarnings());
             Statement s = c.createStatement(ResultSet.TYPE_SCROLL_INSENSITIVE, ResultSet.CONCUR_READ_ONLY);

@@ -9,9 +9,14 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 
 /**
- * The bytes of one Raft log entry: a {@link WriteBatch} in operation order. Format: a version byte, then per
- * operation a kind byte (0 put, 1 delete, 2 put-if-absent), the key and, except for delete, the value, each
- * as a 4-byte big-endian length and the bytes.
+ * The bytes of one Raft log entry: a {@link WriteBatch}, its preconditions first, then its operations in
+ * order. Format: a version byte, then per item a kind byte and its fields; a byte string is a 4-byte
+ * big-endian length and the bytes, length -1 standing for null where a field may be null.
+ * <ul>
+ *   <li>0 put: key, value; 1 delete: key; 2 put-if-absent: key, value;</li>
+ *   <li>3 expect: key, value or null (absent); 4 expect-range: from or null, to or null, 8-byte digest.</li>
+ * </ul>
+ * Entries written before preconditions existed hold kinds 0 to 2 only and read the same.
  */
 final class BatchCodec {
 
@@ -19,6 +24,8 @@ final class BatchCodec {
     private static final byte PUT = 0;
     private static final byte DELETE = 1;
     private static final byte PUT_IF_ABSENT = 2;
+    private static final byte EXPECT = 3;
+    private static final byte EXPECT_RANGE = 4;
 
     private BatchCodec() {
     }
@@ -44,6 +51,29 @@ final class BatchCodec {
                 public void putIfAbsent(byte[] key, byte[] value) {
                     write(out, PUT_IF_ABSENT, key, value);
                 }
+
+                @Override
+                public void expect(byte[] key, byte[] value) {
+                    try {
+                        out.writeByte(EXPECT);
+                        writeNullable(out, key);
+                        writeNullable(out, value);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void expectRange(byte[] from, byte[] to, long digest) {
+                    try {
+                        out.writeByte(EXPECT_RANGE);
+                        writeNullable(out, from);
+                        writeNullable(out, to);
+                        out.writeLong(digest);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
             });
             out.flush();
         } catch (IOException e) {
@@ -66,6 +96,15 @@ final class BatchCodec {
         }
     }
 
+    private static void writeNullable(DataOutputStream out, byte[] b) throws IOException {
+        if (b == null) {
+            out.writeInt(-1);
+        } else {
+            out.writeInt(b.length);
+            out.write(b);
+        }
+    }
+
     static WriteBatch decode(byte[] data) {
         WriteBatch batch = new WriteBatch();
         try (DataInputStream in = new DataInputStream(new java.io.ByteArrayInputStream(data))) {
@@ -75,6 +114,18 @@ final class BatchCodec {
             }
             while (in.available() > 0) {
                 byte kind = in.readByte();
+                if (kind == EXPECT) {
+                    byte[] key = readNullable(in, data.length);
+                    if (key == null) {
+                        throw new IllegalArgumentException("write batch entry has a precondition without a key");
+                    }
+                    batch.expect(key, readNullable(in, data.length));
+                    continue;
+                }
+                if (kind == EXPECT_RANGE) {
+                    batch.expectRange(readNullable(in, data.length), readNullable(in, data.length), in.readLong());
+                    continue;
+                }
                 byte[] key = readBytes(in, data.length);
                 switch (kind) {
                     case PUT -> batch.put(key, readBytes(in, data.length));
@@ -89,6 +140,15 @@ final class BatchCodec {
         return batch;
     }
 
+    private static byte[] readNullable(DataInputStream in, int limit) throws IOException {
+        in.mark(4);
+        if (in.readInt() == -1) {
+            return null;
+        }
+        in.reset();
+        return readBytes(in, limit);
+    }
+
     private static byte[] readBytes(DataInputStream in, int limit) throws IOException {
         int length = in.readInt();
         if (length < 0 || length > limit) {
@@ -99,8 +159,14 @@ final class BatchCodec {
         return b;
     }
 
-    /** True if replaying {@code batch} twice leaves what replaying it once does: it has no put-if-absent. */
+    /**
+     * True if replaying {@code batch} twice leaves what replaying it once does: it has no put-if-absent and
+     * no precondition (a second apply would find the first one's writes and fail).
+     */
     static boolean isRepeatable(WriteBatch batch) {
+        if (batch.hasExpectations()) {
+            return false;
+        }
         boolean[] conditional = new boolean[1];
         batch.replay(new WriteBatch.Handler() {
             @Override
@@ -121,7 +187,7 @@ final class BatchCodec {
 
     /** The key of a batch that is exactly one delete, else null: its result reports whether the key existed. */
     static byte[] singleDeleteKey(WriteBatch batch) {
-        if (batch.size() != 1) {
+        if (batch.size() != 1 || batch.hasExpectations()) {
             return null;
         }
         byte[][] key = new byte[1][];

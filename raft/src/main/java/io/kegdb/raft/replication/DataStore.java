@@ -6,7 +6,9 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -58,6 +60,9 @@ public final class DataStore implements AutoCloseable {
             return new Outcome(KvResponse.OK, null, false);
         } catch (KeyExistsException e) {
             return new Outcome(KvResponse.KEY_EXISTS, e.key(), false);
+        } catch (WriteConflictException e) {
+            // Decided against this replica's values, which every replica holds alike at this log index.
+            return new Outcome(KvResponse.WRITE_CONFLICT, e.key(), false);
         } finally {
             lock.readLock().unlock();
         }
@@ -75,12 +80,32 @@ public final class DataStore implements AutoCloseable {
     /** Up to {@code limit} pairs in {@code [from, to)}, ascending or descending. */
     List<KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
         lock.readLock().lock();
-        try (KvIterator it = descending ? db.scanDescending(from, to) : db.scan(from, to)) {
+        try {
+            return page(descending ? db.scanDescending(from, to) : db.scan(from, to), limit);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
+    /** Up to {@code limit} pairs of {@code pairs}, which it closes. */
+    static List<KeyValue> page(KvIterator pairs, int limit) {
+        try (pairs) {
             List<KeyValue> page = new ArrayList<>(Math.min(limit, 1024));
-            while (page.size() < limit && it.hasNext()) {
-                page.add(it.next());
+            while (page.size() < limit && pairs.hasNext()) {
+                page.add(pairs.next());
             }
             return page;
+        }
+    }
+
+    /**
+     * The data as it is now, readable while the state machine applies later entries. A snapshot install
+     * closes the store it was taken of: its reads then fail with {@link io.kegdb.engine.StoreClosedException}.
+     */
+    KvSnapshot snapshot() {
+        lock.readLock().lock();
+        try {
+            return db.snapshot();
         } finally {
             lock.readLock().unlock();
         }

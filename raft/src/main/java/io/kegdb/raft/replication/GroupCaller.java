@@ -36,7 +36,7 @@ public final class GroupCaller {
         this.timeoutMs = timeoutMs;
     }
 
-    /** A write's answer, {@link KvResponse#OK} or {@link KvResponse#KEY_EXISTS}. */
+    /** A write's answer, {@link KvResponse#OK}, {@link KvResponse#KEY_EXISTS} or {@link KvResponse#WRITE_CONFLICT}. */
     KvResponse write(byte[] batch, boolean repeatable) {
         return call(KvRequest.write(group, batch), null, repeatable);
     }
@@ -69,7 +69,7 @@ public final class GroupCaller {
                 if (target != null) {
                     KvResponse response = transport.send(target, request, remaining);
                     switch (response.status) {
-                        case KvResponse.OK, KvResponse.KEY_EXISTS -> {
+                        case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE -> {
                             return response;
                         }
                         case KvResponse.OUTCOME_UNKNOWN -> {

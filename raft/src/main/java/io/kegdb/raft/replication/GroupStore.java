@@ -5,9 +5,12 @@ import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.ReadConsistency;
@@ -76,12 +79,16 @@ public final class GroupStore implements KvStore, RaftGroupView {
     public void write(WriteBatch batch, Durability durability) {
         Objects.requireNonNull(batch, "batch");
         checkOpen();
-        if (batch.isEmpty()) {
+        if (batch.isEmpty() && !batch.hasExpectations()) {
             return;
         }
+        // A batch of preconditions only still goes through the log: it validates at one point of the order.
         KvResponse r = caller.write(BatchCodec.encode(batch), BatchCodec.isRepeatable(batch));
         if (r.status == KvResponse.KEY_EXISTS) {
             throw new KeyExistsException(r.value);
+        }
+        if (r.status == KvResponse.WRITE_CONFLICT) {
+            throw new WriteConflictException(r.value, "a value or range the batch depends on");
         }
     }
 
@@ -105,6 +112,75 @@ public final class GroupStore implements KvStore, RaftGroupView {
         checkOpen();
         KvResponse r = caller.read(KvRequest.scan(group, from, to, limit, descending, localReads), readTarget);
         return PageCodec.decode(r.page);
+    }
+
+    /**
+     * A snapshot held by the node reads go to (the leader for a thin client), taken after a read index so
+     * that it holds every acknowledged write; its reads go to that node and need no read index. If that
+     * node restarts or closes it (unused for a minute), its reads fail with SnapshotTooOldException.
+     */
+    @Override
+    public KvSnapshot snapshot() {
+        checkOpen();
+        KvResponse r = caller.read(KvRequest.openSnapshot(group), readTarget);
+        return new RemoteSnapshot(r.snapshot, PeerId.parsePeer(r.node));
+    }
+
+    /** A snapshot open on one node of the group. */
+    private final class RemoteSnapshot implements KvSnapshot {
+        private final long id;
+        private final PeerId holder;
+        private boolean closed;
+
+        RemoteSnapshot(long id, PeerId holder) {
+            this.id = id;
+            this.holder = holder;
+        }
+
+        private KvResponse call(KvRequest request) {
+            if (closed) {
+                throw new IllegalStateException("snapshot is closed");
+            }
+            checkOpen();
+            KvResponse r = caller.read(request.at(id), holder);
+            if (r.status == KvResponse.SNAPSHOT_GONE) {
+                throw new SnapshotTooOldException(r.message);
+            }
+            return r;
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            Objects.requireNonNull(key, "key");
+            return call(KvRequest.get(group, key, true)).value;
+        }
+
+        @Override
+        public KvIterator scan(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+            return new PagedIterator((from, to, limit) -> PageCodec.decode(
+                    call(KvRequest.scan(group, from, to, limit, descending, true)).page),
+                    fromInclusive, toExclusive, descending, PAGE_SIZE);
+        }
+
+        /** Not used: a replicated store has no write version. */
+        @Override
+        public long version() {
+            return -1;
+        }
+
+        @Override
+        public void close() {
+            if (closed || GroupStore.this.closed) {
+                closed = true;
+                return;
+            }
+            closed = true;
+            try {
+                caller.read(KvRequest.closeSnapshot(group, id), holder);
+            } catch (RuntimeException unreachable) {
+                // The holder closes it itself once it has been unused for a minute.
+            }
+        }
     }
 
     /** Acknowledged writes are committed on a majority of logs already; nothing more to make durable. */

@@ -11,6 +11,8 @@ public final class KvRequest implements Serializable {
     static final byte SCAN = 3;
     static final byte STATS = 4;
     static final byte STATUS = 5;
+    static final byte SNAPSHOT_OPEN = 6;
+    static final byte SNAPSHOT_CLOSE = 7;
 
     String group;
     byte op;
@@ -25,6 +27,8 @@ public final class KvRequest implements Serializable {
     boolean descending;
     /** Reads: serve from the receiving node's state as it is, without a read index round. */
     boolean local;
+    /** GET, SCAN, SNAPSHOT_CLOSE: the id of a snapshot the receiving node opened (0: none, read the store). */
+    long snapshot;
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
@@ -54,6 +58,24 @@ public final class KvRequest implements Serializable {
         r.descending = descending;
         r.local = local;
         return r;
+    }
+
+    /** Opens a snapshot on the receiving node, after a read index so that it holds every acknowledged write. */
+    static KvRequest openSnapshot(String group) {
+        return of(group, SNAPSHOT_OPEN);
+    }
+
+    static KvRequest closeSnapshot(String group, long snapshot) {
+        KvRequest r = localQuery(group, SNAPSHOT_CLOSE);
+        r.snapshot = snapshot;
+        return r;
+    }
+
+    /** This GET or SCAN reads snapshot {@code id} of the node that opened it: a fixed state, no read index. */
+    KvRequest at(long id) {
+        this.snapshot = id;
+        this.local = true;
+        return this;
     }
 
     static KvRequest stats(String group) {

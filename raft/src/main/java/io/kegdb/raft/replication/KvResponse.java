@@ -12,6 +12,10 @@ public final class KvResponse implements Serializable {
     static final byte OK = 0;
     /** The write was applied and wrote nothing: a put-if-absent found {@link #value} (the key) present. */
     static final byte KEY_EXISTS = 1;
+    /** The write was applied and wrote nothing: a precondition on {@link #value} (the key) no longer held. */
+    static final byte WRITE_CONFLICT = 6;
+    /** The snapshot a read names is not open on this node (closed, idle too long, or the node restarted). */
+    static final byte SNAPSHOT_GONE = 7;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */
@@ -25,16 +29,18 @@ public final class KvResponse implements Serializable {
     String message;
     /** The leader as this node knows it, "host:port", or null. */
     String leader;
-    /** GET: the value or null; KEY_EXISTS: the key. */
+    /** GET: the value or null; KEY_EXISTS, WRITE_CONFLICT: the key. */
     byte[] value;
     /** WRITE of a single delete: whether the key existed. */
     boolean existed;
+    /** SNAPSHOT_OPEN: the id of the snapshot opened. */
+    long snapshot;
     /** SCAN: a {@link PageCodec} page. */
     byte[] page;
     /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes.
      *  STATUS: term, commit index, applied index, first log index, last log index. */
     long[] stats;
-    /** STATUS: the answering node, its role, and (from a leader) the group's peers, comma-separated. */
+    /** STATUS, SNAPSHOT_OPEN: the answering node; STATUS: its role, and (from a leader) the group's peers, comma-separated. */
     String node;
     String role;
     String peers;

@@ -7,6 +7,8 @@ import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.entity.Task;
 import com.alipay.sofa.jraft.error.RaftError;
 import io.kegdb.engine.BitcaskStats;
+import io.kegdb.engine.KvSnapshot;
+import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.raft.RaftStatus;
 
 import java.nio.ByteBuffer;
@@ -27,6 +29,7 @@ public final class Replica {
     private final Node node;
     private final DataStore data;
     private final Supplier<RaftStatus> status;
+    private final OpenSnapshots snapshots = new OpenSnapshots();
 
     public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
         this.group = group;
@@ -92,6 +95,9 @@ public final class Replica {
     }
 
     private KvResponse read(KvRequest request) {
+        if (request.snapshot != 0 || request.op == KvRequest.SNAPSHOT_OPEN) {
+            return snapshotRequest(request);
+        }
         KvResponse r = KvResponse.ok();
         switch (request.op) {
             case KvRequest.GET -> r.value = data.get(request.key);
@@ -117,6 +123,45 @@ public final class Replica {
             }
         }
         return r;
+    }
+
+    /**
+     * Opens, reads or closes a snapshot of this node's data. An open comes after a read index, so the
+     * snapshot holds every write acknowledged before it; its reads then need none.
+     */
+    private KvResponse snapshotRequest(KvRequest request) {
+        if (request.op == KvRequest.SNAPSHOT_OPEN) {
+            KvResponse r = KvResponse.ok();
+            r.snapshot = snapshots.add(data.snapshot());
+            r.node = node.getNodeId().getPeerId().toString();
+            return r;
+        }
+        if (request.op == KvRequest.SNAPSHOT_CLOSE) {
+            snapshots.close(request.snapshot);
+            return KvResponse.ok();
+        }
+        KvSnapshot snapshot = snapshots.get(request.snapshot);
+        if (snapshot == null) {
+            return KvResponse.of(KvResponse.SNAPSHOT_GONE, "snapshot " + request.snapshot + " is not open on "
+                    + node.getNodeId().getPeerId() + " (closed after " + OpenSnapshots.IDLE_LIMIT_NANOS / 1_000_000_000L
+                    + " s unused, or the node restarted)");
+        }
+        try {
+            KvResponse r = KvResponse.ok();
+            switch (request.op) {
+                case KvRequest.GET -> r.value = snapshot.get(request.key);
+                case KvRequest.SCAN -> r.page = PageCodec.encode(DataStore.page(
+                        snapshot.scan(request.from, request.to, request.descending), Math.max(1, request.limit)));
+                default -> {
+                    return KvResponse.of(KvResponse.FAILED, "request " + request.op + " cannot read a snapshot");
+                }
+            }
+            return r;
+        } catch (SnapshotTooOldException | IllegalStateException gone) {
+            // Kept too much for too long, or the data store was replaced by a snapshot install.
+            snapshots.close(request.snapshot);
+            return KvResponse.of(KvResponse.SNAPSHOT_GONE, gone.getMessage());
+        }
     }
 
     private KvResponse notLeader() {

@@ -53,6 +53,43 @@ class CodecsTest {
     }
 
     @Test
+    void preconditionsSurviveEncodingAndMakeABatchUnrepeatable() {
+        WriteBatch batch = new WriteBatch().expect(b("k"), b("v")).expect(b("gone"), null)
+                .expectRange(null, b("z"), 42L).expectRange(b("a"), null, -7L).put(b("k"), b("w"));
+        List<String> seen = new ArrayList<>();
+        BatchCodec.decode(BatchCodec.encode(batch)).replay(new WriteBatch.Handler() {
+            @Override
+            public void put(byte[] key, byte[] value) {
+                seen.add("put " + s(key) + "=" + s(value));
+            }
+
+            @Override
+            public void delete(byte[] key) {
+                seen.add("delete " + s(key));
+            }
+
+            @Override
+            public void putIfAbsent(byte[] key, byte[] value) {
+                seen.add("insert " + s(key));
+            }
+
+            @Override
+            public void expect(byte[] key, byte[] value) {
+                seen.add("expect " + s(key) + "=" + (value == null ? "absent" : s(value)));
+            }
+
+            @Override
+            public void expectRange(byte[] from, byte[] to, long digest) {
+                seen.add("range " + (from == null ? "-" : s(from)) + ".." + (to == null ? "-" : s(to)) + " " + digest);
+            }
+        });
+        assertEquals(List.of("expect k=v", "expect gone=absent", "range -..z 42", "range a..- -7", "put k=w"), seen);
+        assertFalse(BatchCodec.isRepeatable(new WriteBatch().expect(b("k"), b("v")).put(b("k"), b("w"))),
+                "a second apply would find the first one's write");
+        assertNull(BatchCodec.singleDeleteKey(new WriteBatch().expect(b("k"), b("v")).delete(b("k"))));
+    }
+
+    @Test
     void damagedEntriesAreRejectedNamingTheProblem() {
         byte[] good = BatchCodec.encode(new WriteBatch().put(b("key"), b("value")));
         IllegalArgumentException truncated = assertThrows(IllegalArgumentException.class,

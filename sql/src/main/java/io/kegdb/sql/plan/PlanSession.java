@@ -20,6 +20,12 @@ public interface PlanSession {
     /** What statements read: the store, through this session's uncommitted writes. */
     ReadView view();
 
+    /**
+     * Marks the statement starting now as a {@code SELECT ... FOR UPDATE} (true) until it has started
+     * (false): in a transaction, the rows it reads are checked at commit at every isolation level.
+     */
+    void readForUpdate(boolean forUpdate);
+
     /** Fails unless the session is open and not read-only. */
     void checkWritable() throws SqlError;
 

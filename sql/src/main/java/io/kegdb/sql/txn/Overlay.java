@@ -59,22 +59,58 @@ public final class Overlay implements ReadView {
         }
     }
 
+    /** The view this overlay's writes are seen over. */
+    public ReadView base() {
+        return base;
+    }
+
+    /**
+     * These writes seen over {@code other} instead of this overlay's base: a statement that must record
+     * what it reads beneath the transaction's writes reads through this.
+     */
+    public ReadView over(ReadView other) {
+        return other == base ? this : new ReadView() {
+            @Override
+            public byte[] get(byte[] key) {
+                return Overlay.this.get(key, other);
+            }
+
+            @Override
+            public boolean contains(byte[] key) {
+                return Overlay.this.contains(key, other);
+            }
+
+            @Override
+            public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+                return Overlay.this.scan(from, to, descending, other);
+            }
+        };
+    }
+
     @Override
     public byte[] get(byte[] key) {
+        return get(key, base);
+    }
+
+    private byte[] get(byte[] key, ReadView under) {
         Pending p = pending.get(key);
         if (p != null) {
             return p.kind() == Kind.DELETE ? null : p.value();
         }
-        return base.get(key);
+        return under.get(key);
     }
 
     @Override
     public boolean contains(byte[] key) {
+        return contains(key, base);
+    }
+
+    private boolean contains(byte[] key, ReadView under) {
         Pending p = pending.get(key);
         if (p != null) {
             return p.kind() != Kind.DELETE;
         }
-        return base.contains(key);
+        return under.contains(key);
     }
 
     private void set(byte[] key, Pending p) {
@@ -140,6 +176,20 @@ public final class Overlay implements ReadView {
         });
     }
 
+    /** Receives the keys of buffered writes other than inserts (whose absence the store checks itself). */
+    public interface KeyVisitor {
+        void visit(byte[] key);
+    }
+
+    /** Every key this overlay puts or deletes (not inserts), in first-write order. */
+    public void forEachOverwrittenKey(KeyVisitor visitor) {
+        pending.forEach((key, write) -> {
+            if (write.kind() != Kind.INSERT) {
+                visitor.visit(key);
+            }
+        });
+    }
+
     /** The buffered writes as one atomic batch, in the order they were first made. */
     public WriteBatch toBatch() {
         WriteBatch batch = new WriteBatch();
@@ -165,6 +215,10 @@ public final class Overlay implements ReadView {
 
     @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+        return scan(from, to, descending, base);
+    }
+
+    private KvIterator scan(byte[] from, byte[] to, boolean descending, ReadView base) {
         if (pending.isEmpty()) {
             return base.scan(from, to, descending);
         }

@@ -1,0 +1,35 @@
+package io.kegdb.bench.txn;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Path;
+import java.util.List;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Every target, mode and hot-key count for a fraction of a second: checks the code and its bookkeeping (on H2
+ * and SQLite, which serialize their increments, nothing acknowledged may be missing), not speed.
+ */
+class ContendedUpdateBenchmarkSmokeTest {
+
+    @TempDir
+    Path tmp;
+
+    @Test
+    void everyTargetRunsAndThePeersLoseNothing() throws Exception {
+        List<ContendedUpdateBenchmark.Row> rows = ContendedUpdateBenchmark.runAll(List.of(ContendedTarget.values()), 4, 0.3, tmp);
+        assertEquals(ContendedTarget.values().length * IncrementMode.values().length * ContendedUpdateBenchmark.HOT_KEYS.length,
+                rows.size());
+        for (ContendedUpdateBenchmark.Row r : rows) {
+            assertTrue(r.result().acknowledged() > 0, "increments on " + r);
+            if (r.target() == ContendedTarget.H2 || r.target() == ContendedTarget.SQLITE) {
+                assertEquals(0, r.result().lost(), "lost increments on " + r);
+            }
+        }
+        String table = ContendedUpdateBenchmark.table(rows, 4, 0.3);
+        assertTrue(table.contains("| H2 | autocommit UPDATE v = v + 1 | 1 |"), table);
+    }
+}
