@@ -7,7 +7,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -115,7 +114,7 @@ public final class Bitcask implements KvStore {
         if (!options.readOnly()) {
             Directories.createDurably(files, dir);
         } else {
-            requireStoreDirectory(dir);
+            OfflineMaintenance.requireDirectory(dir);
         }
         DirectoryLock lock = DirectoryLock.acquire(dir, options.readOnly());
         try {
@@ -199,13 +198,13 @@ public final class Bitcask implements KvStore {
     @Override
     public KvIterator scan(byte[] fromInclusive, byte[] toExclusive) {
         checkOpen();
-        return new Scan(keyDir.cursor(fromInclusive, toExclusive, false));
+        return new KeyDirScan(keyDir.cursor(fromInclusive, toExclusive, false), this::readAt);
     }
 
     @Override
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         checkOpen();
-        return new Scan(keyDir.cursor(fromInclusive, toExclusive, true));
+        return new KeyDirScan(keyDir.cursor(fromInclusive, toExclusive, true), this::readAt);
     }
 
     /** Counts the keydir's ordered index alone: no value is read. */
@@ -218,43 +217,6 @@ public final class Bitcask implements KvStore {
             n++;
         }
         return n;
-    }
-
-    /** Reads values for a keydir cursor; a key deleted while the scan runs is skipped. */
-    private final class Scan implements KvIterator {
-        private final KeyDir.Cursor cursor;
-        private KeyValue next;
-
-        Scan(KeyDir.Cursor cursor) {
-            this.cursor = cursor;
-        }
-
-        @Override
-        public boolean hasNext() {
-            while (next == null && cursor.next()) {
-                byte[] key = cursor.key();
-                byte[] value = readAt(key, cursor.location());
-                if (value != null) {
-                    next = new KeyValue(key, value);
-                }
-            }
-            return next != null;
-        }
-
-        @Override
-        public KeyValue next() {
-            if (!hasNext()) {
-                throw new NoSuchElementException();
-            }
-            KeyValue kv = next;
-            next = null;
-            return kv;
-        }
-
-        @Override
-        public void close() {
-            next = null;
-        }
     }
 
     /** The value at {@code loc}, or (for a scan) the key's current value if merge moved it meanwhile. */
@@ -506,27 +468,12 @@ public final class Bitcask implements KvStore {
      * tools refuse other directories instead of turning them into a store.
      */
     public static boolean isStore(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            return false;
-        }
-        if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
-            return true;
-        }
-        return !SegmentFiles.list(dir).isEmpty();
+        return OfflineMaintenance.isStore(dir);
     }
 
     /** Whether another process (or an open store in this one) has {@code dir} open for writing. */
     public static boolean isOpenForWriting(Path dir) throws IOException {
-        if (!Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
-            return false;
-        }
-        return !DirectoryLock.isFree(dir, true);
-    }
-
-    private static void requireStoreDirectory(Path dir) throws IOException {
-        if (!Files.isDirectory(dir)) {
-            throw new IOException(dir + ": no such store directory");
-        }
+        return OfflineMaintenance.isOpenForWriting(dir);
     }
 
     /** {@link #check(Path, MaintenanceListener)} without progress reports. */
@@ -545,32 +492,7 @@ public final class Bitcask implements KvStore {
      * @throws IOException if {@code dir} is not a directory or a file cannot be read
      */
     public static CheckReport check(Path dir, MaintenanceListener listener) throws IOException {
-        Objects.requireNonNull(listener, "listener");
-        requireStoreDirectory(dir);
-        DirectoryLock lock = null;
-        String lockState = "no LOCK file: the store was never opened for writing";
-        if (Files.exists(dir.resolve(DirectoryLock.FILE_NAME))) {
-            // A shared lock is granted next to a read-only reader's: try the exclusive one first to tell them apart.
-            boolean free = DirectoryLock.isFree(dir, false);
-            try {
-                lock = DirectoryLock.acquire(dir, true);
-                lockState = free ? "LOCK is free: no process has the store open"
-                        : "LOCK is held shared: a read-only reader has the store open (the files cannot change meanwhile)";
-            } catch (IOException held) {
-                CheckReport.Builder report = new CheckReport.Builder();
-                report.problem(held.getMessage() + "; a store is checked while closed (an open store: verify())");
-                return report.build();
-            }
-        }
-        try {
-            DirectoryCheck c = DirectoryCheck.run(dir, listener);
-            c.report.note(lockState);
-            return c.report.build();
-        } finally {
-            if (lock != null) {
-                lock.close();
-            }
-        }
+        return OfflineMaintenance.check(dir, Objects.requireNonNull(listener, "listener"));
     }
 
     /** {@link #repair(Path, MaintenanceListener)} without progress reports. */
@@ -591,14 +513,7 @@ public final class Bitcask implements KvStore {
      *                     cannot be read or written
      */
     public static CheckReport repair(Path dir, MaintenanceListener listener) throws IOException {
-        Objects.requireNonNull(listener, "listener");
-        requireStoreDirectory(dir);
-        DirectoryLock lock = DirectoryLock.acquire(dir, false);
-        try {
-            return DirectoryRepair.run(dir, listener);
-        } finally {
-            lock.close();
-        }
+        return OfflineMaintenance.repair(dir, Objects.requireNonNull(listener, "listener"));
     }
 
     @Override
