@@ -104,12 +104,18 @@ public final class WriteBatch {
 
     /**
      * Checks the preconditions against {@code store} as it is now; the caller holds the store's write lock.
-     * Reads through the store's own get and scan, so a local store and a replica check alike.
+     * Reads through the store's own get and scan, so a local store and a replica check alike. A key the batch
+     * expected absent and puts if absent, found present, fails as {@link KeyExistsException} (a duplicate key).
      */
     void checkExpectations(KvStore store) {
         if (expected != null) {
             for (Expected e : expected) {
-                if (!Arrays.equals(store.get(e.key()), e.value())) {
+                byte[] current = store.get(e.key());
+                if (!Arrays.equals(current, e.value())) {
+                    if (current != null && insertsAbsent(e.key())) {
+                        // The key this batch inserts was inserted by someone else: that is the truthful error.
+                        throw new KeyExistsException(e.key());
+                    }
                     throw new WriteConflictException(e.key(), "a value");
                 }
             }
@@ -121,6 +127,15 @@ public final class WriteBatch {
                 }
             }
         }
+    }
+
+    private boolean insertsAbsent(byte[] key) {
+        for (Op op : ops) {
+            if (op.kind() == Kind.PUT_IF_ABSENT && Arrays.equals(op.key(), key)) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private WriteBatch add(Op op) {
