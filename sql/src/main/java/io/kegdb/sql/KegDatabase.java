@@ -10,6 +10,7 @@ import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.direct.ExplainPlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
+import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
 import org.slf4j.Logger;
@@ -109,11 +110,15 @@ final class KegDatabase implements SqlDatabase {
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema, deadline));
         }
+        Catalog.Snapshot snapshot = catalog.snapshot();
+        String upsert = UpsertRewrite.rewrite(sql, snapshot, defaultSchema);
+        if (upsert != null) {
+            return plan(upsert, defaultSchema, deadline);
+        }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
         }
-        Catalog.Snapshot snapshot = catalog.snapshot();
         // Key/value shapes are recognized from the tokens each time (about a microsecond), so statements
         // with literals never crowd Calcite's plans out of the cache.
         Plan plan = tokens == null ? null : KeyValuePlan.match(tokens, snapshot, defaultSchema);
