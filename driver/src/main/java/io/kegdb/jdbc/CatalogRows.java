@@ -89,7 +89,7 @@ final class CatalogRows {
                 boolean key = !t.system() && c.name().equals(t.key().name());
                 boolean nullable = c.nullable() && !key;
                 Integer size = columnSize(c);
-                Integer digits = isNumeric(c.jdbcType()) ? Integer.valueOf(c.scale()) : null;
+                Integer digits = decimalDigits(c);
                 Integer radix = isNumeric(c.jdbcType()) ? Integer.valueOf(10) : null;
                 Integer octets = isTextOrBinary(c.jdbcType()) ? size : null;
                 rows.add(new Object[] {null, t.schema(), t.name(), c.name(), c.jdbcType(), c.typeName(), size, null,
@@ -137,7 +137,7 @@ final class CatalogRows {
         for (TableInfo t : userTables(schema, table)) {
             ColumnInfo k = t.key();
             rows.add(new Object[] {(short) DatabaseMetaData.bestRowSession, k.name(), k.jdbcType(), k.typeName(),
-                    columnSize(k), null, isNumeric(k.jdbcType()) ? (short) k.scale() : null,
+                    columnSize(k), null, decimalDigits(k) == null ? null : (short) (int) decimalDigits(k),
                     (short) DatabaseMetaData.bestRowNotPseudo});
         }
         return new RowsResult(shape.columns(), rows);
@@ -172,7 +172,7 @@ final class CatalogRows {
                 List.of(new Object[] {SYSTEM_TABLE}, new Object[] {TABLE}));
     }
 
-    /** The column types a table may declare: BIGINT, VARBINARY, VARCHAR (ordered by DATA_TYPE). */
+    /** The column types a table may declare, ordered by DATA_TYPE. */
     static RowsResult typeInfo() {
         RowsResult.Shape shape = new RowsResult.Shape().text("TYPE_NAME").integer("DATA_TYPE").integer("PRECISION")
                 .text("LITERAL_PREFIX").text("LITERAL_SUFFIX").text("CREATE_PARAMS").smallint("NULLABLE")
@@ -181,13 +181,29 @@ final class CatalogRows {
                 .integer("SQL_DATA_TYPE").integer("SQL_DATETIME_SUB").integer("NUM_PREC_RADIX");
         short nullable = (short) DatabaseMetaData.typeNullable;
         short searchable = (short) DatabaseMetaData.typeSearchable;
+        // DECIMAL: up to 19 digits (Calcite's limit); TIMESTAMP: kept to the millisecond (docs/SQL.md).
+        short maxDecimal = 19;
+        short maxFraction = 3;
         List<Object[]> rows = List.of(
                 new Object[] {"BIGINT", Types.BIGINT, 19, null, null, null, nullable, false, searchable, false,
                         false, false, "BIGINT", (short) 0, (short) 0, null, null, 10},
                 new Object[] {"VARBINARY", Types.VARBINARY, Integer.MAX_VALUE, "X'", "'", "length", nullable, false,
                         searchable, null, false, false, "VARBINARY", (short) 0, (short) 0, null, null, null},
+                new Object[] {"DECIMAL", Types.DECIMAL, (int) maxDecimal, null, null,
+                        "precision,scale", nullable, false, searchable, false, false, false, "DECIMAL", (short) 0,
+                        maxDecimal, null, null, 10},
+                new Object[] {"INTEGER", Types.INTEGER, 10, null, null, null, nullable, false, searchable, false,
+                        false, false, "INTEGER", (short) 0, (short) 0, null, null, 10},
+                new Object[] {"DOUBLE", Types.DOUBLE, 15, null, null, null, nullable, false, searchable, false,
+                        false, false, "DOUBLE", (short) 0, (short) 0, null, null, 10},
                 new Object[] {"VARCHAR", Types.VARCHAR, Integer.MAX_VALUE, "'", "'", "length", nullable, true,
-                        searchable, null, false, false, "VARCHAR", (short) 0, (short) 0, null, null, null});
+                        searchable, null, false, false, "VARCHAR", (short) 0, (short) 0, null, null, null},
+                new Object[] {"BOOLEAN", Types.BOOLEAN, 1, null, null, null, nullable, false, searchable, null,
+                        false, false, "BOOLEAN", (short) 0, (short) 0, null, null, null},
+                new Object[] {"DATE", Types.DATE, 10, "DATE '", "'", null, nullable, false, searchable, null,
+                        false, false, "DATE", (short) 0, (short) 0, null, null, null},
+                new Object[] {"TIMESTAMP", Types.TIMESTAMP, 23, "TIMESTAMP '", "'", "precision", nullable, false,
+                        searchable, null, false, false, "TIMESTAMP", (short) 0, maxFraction, null, null, null});
         return new RowsResult(shape.columns(), rows);
     }
 
@@ -218,7 +234,19 @@ final class CatalogRows {
             case Types.DOUBLE, Types.FLOAT -> 15;
             case Types.REAL -> 7;
             case Types.BOOLEAN -> 1;
+            case Types.DATE -> 10;
+            // yyyy-mm-dd hh:mm:ss, then a point and the fractional digits if there are any
+            case Types.TIMESTAMP -> 19 + (c.precision() > 0 ? c.precision() + 1 : 0);
             default -> c.precision() > 0 ? c.precision() : isTextOrBinary(c.jdbcType()) ? Integer.MAX_VALUE : null;
+        };
+    }
+
+    /** Digits after the point: a number's scale, a TIMESTAMP's fractional-second digits, 0 for a DATE. */
+    private static Integer decimalDigits(ColumnInfo c) {
+        return switch (c.jdbcType()) {
+            case Types.TIMESTAMP -> c.precision();
+            case Types.DATE -> 0;
+            default -> isNumeric(c.jdbcType()) ? Integer.valueOf(c.scale()) : null;
         };
     }
 

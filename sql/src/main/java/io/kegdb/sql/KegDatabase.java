@@ -14,6 +14,7 @@ import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.direct.LiteralParameters;
+import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
 import org.slf4j.Logger;
@@ -119,6 +120,11 @@ final class KegDatabase implements SqlDatabase {
         if (locking != null) {
             return new ForUpdatePlan(plan(locking, defaultSchema, deadline));
         }
+        Catalog.Snapshot snapshot = catalog.snapshot();
+        String upsert = UpsertRewrite.rewrite(sql, snapshot, defaultSchema);
+        if (upsert != null) {
+            return plan(upsert, defaultSchema, deadline);
+        }
         List<Lexer.Token> tokens = Lexer.tokens(sql);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
@@ -126,7 +132,6 @@ final class KegDatabase implements SqlDatabase {
         if (tokens != null && BackupPlan.isBackup(tokens)) {
             return BackupPlan.parse(tokens);
         }
-        Catalog.Snapshot snapshot = catalog.snapshot();
         // Key/value shapes are recognized from the tokens each time (about a microsecond), so statements
         // with literals never crowd Calcite's plans out of the cache.
         Plan plan = tokens == null ? null : KeyValuePlan.match(tokens, snapshot, defaultSchema);

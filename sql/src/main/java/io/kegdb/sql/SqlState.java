@@ -29,8 +29,6 @@ public final class SqlState {
     public static final String STRING_DATA_RIGHT_TRUNCATION = "22001";
     /** Numeric value out of range. */
     public static final String NUMERIC_VALUE_OUT_OF_RANGE = "22003";
-    /** Null value not allowed. */
-    public static final String NULL_VALUE_NOT_ALLOWED = "22004";
     /** Invalid datetime format. */
     public static final String INVALID_DATETIME_FORMAT = "22007";
     /** Substring error. */
@@ -49,6 +47,8 @@ public final class SqlState {
     public static final String INVALID_ROW_COUNT_IN_FETCH_FIRST = "2201W";
     /** Invalid row count in result offset clause (OFFSET). */
     public static final String INVALID_ROW_COUNT_IN_RESULT_OFFSET = "2201X";
+    /** Not-null violation: NULL for the key column. */
+    public static final String NOT_NULL_VIOLATION = "23502";
     /** Unique violation: the key is already present. */
     public static final String DUPLICATE_KEY = "23505";
     /** Invalid cursor state: the result set is closed or not on a row. */

@@ -132,7 +132,7 @@ class TransactionTest {
     void failedMultiRowStatementWritesNothing() throws SqlError {
         store.reset();
         fails("23505", a, "INSERT INTO t VALUES (20, 'x'), (21, 'y'), (2, 'dup')");
-        fails("22004", a, "UPSERT INTO t VALUES (22, 'x'), (CAST(NULL AS BIGINT), 'y')");
+        fails("23502", a, "UPSERT INTO t VALUES (22, 'x'), (CAST(NULL AS BIGINT), 'y')");
         fails("22012", a, "UPDATE t SET v = CAST(1 / (id - 3) AS VARCHAR) WHERE id > 0");
         assertEquals(0, store.writes.get());
         assertEquals(List.of(row(1L, "one"), row(2L, "two"), row(3L, "three")), rows(a, "SELECT * FROM t"));

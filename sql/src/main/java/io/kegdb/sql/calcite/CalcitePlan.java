@@ -22,10 +22,7 @@ import org.apache.calcite.runtime.Bindable;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
-import java.time.LocalDate;
-import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -141,7 +138,7 @@ public final class CalcitePlan implements Plan {
                 case BIGINT:
                     return ColumnType.BIGINT.coerce(v, "?" + (index + 1));
                 case INTEGER:
-                    return v instanceof String s ? Integer.valueOf(s.trim()) : ((Number) v).intValue();
+                    return ColumnType.INTEGER.coerce(v, "?" + (index + 1));
                 case SMALLINT:
                     return v instanceof String s ? Short.valueOf(s.trim()) : ((Number) v).shortValue();
                 case TINYINT:
@@ -157,11 +154,12 @@ public final class CalcitePlan implements Plan {
                 case BINARY, VARBINARY:
                     return ColumnType.VARBINARY.coerce(v, "?" + (index + 1));
                 case DATE:
-                    return v instanceof LocalDate d ? (int) d.toEpochDay() : v;
+                    // The driver sends dates and times as their ISO text.
+                    return ColumnType.DATE.coerce(v, "?" + (index + 1));
                 case TIME:
                     return v instanceof LocalTime t ? (int) (t.toNanoOfDay() / 1_000_000L) : v;
                 case TIMESTAMP:
-                    return v instanceof LocalDateTime t ? t.toInstant(ZoneOffset.UTC).toEpochMilli() : v;
+                    return ColumnType.TIMESTAMP.coerce(v, "?" + (index + 1));
                 default:
                     return v instanceof byte[] b ? new ByteString(b) : v;
             }

@@ -80,6 +80,7 @@ public final class CalcitePlanner {
             deadline.check();
             SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
             checkRowCounts(parsed);
+            EmptyLikeEscape.removeFrom(parsed);
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
             if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {

@@ -15,7 +15,9 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeFamily;
+import org.apache.calcite.util.DateString;
 import org.apache.calcite.util.NlsString;
+import org.apache.calcite.util.TimestampString;
 import org.apache.calcite.util.Sarg;
 
 import java.math.BigDecimal;
@@ -274,28 +276,46 @@ final class KeyConditions {
             Object value = switch (def.keyType()) {
                 case VARCHAR -> family == SqlTypeFamily.CHARACTER ? lit.getValueAs(String.class) : null;
                 case VARBINARY -> family == SqlTypeFamily.BINARY ? lit.getValueAs(ByteString.class) : null;
-                case BIGINT -> family == SqlTypeFamily.NUMERIC ? exactLong(lit.getValueAs(BigDecimal.class)) : null;
+                case BIGINT, INTEGER, DOUBLE, DECIMAL ->
+                        family == SqlTypeFamily.NUMERIC ? internal(lit.getValueAs(BigDecimal.class)) : null;
+                case BOOLEAN -> family == SqlTypeFamily.BOOLEAN ? lit.getValueAs(Boolean.class) : null;
+                case DATE -> family == SqlTypeFamily.DATE ? lit.getValueAs(Integer.class) : null;
+                case TIMESTAMP -> family == SqlTypeFamily.TIMESTAMP ? lit.getValueAs(Long.class) : null;
             };
             return value == null ? null : KeyOperand.literal(value);
         }
         return null;
     }
 
-    /** A Sarg endpoint in internal form, or null if it is not exactly a key value. */
+    /**
+     * A Sarg endpoint or literal value in internal form, or null if it is not exactly a value of the key's
+     * type (a fractional or too large number for an integer key). A DECIMAL finer than the key's scale is
+     * kept: {@link KeyPredicate} rounds it into the range.
+     */
     private Object internal(Object endpoint) {
         return switch (def.keyType()) {
             case VARCHAR -> endpoint instanceof NlsString s ? s.getValue() : null;
             case VARBINARY -> endpoint instanceof ByteString b ? b : null;
-            case BIGINT -> endpoint instanceof BigDecimal d ? exactLong(d) : null;
+            case BIGINT -> endpoint instanceof BigDecimal d ? exact(d, Long.MIN_VALUE, Long.MAX_VALUE) : null;
+            case INTEGER -> {
+                Long l = endpoint instanceof BigDecimal d ? exact(d, Integer.MIN_VALUE, Integer.MAX_VALUE) : null;
+                yield l == null ? null : (Object) l.intValue();
+            }
+            case DOUBLE -> endpoint instanceof Number n ? (Object) n.doubleValue() : null;
+            case DECIMAL -> endpoint instanceof BigDecimal d ? d : null;
+            case BOOLEAN -> endpoint instanceof Boolean b ? b : null;
+            case DATE -> endpoint instanceof DateString d ? (Object) d.getDaysSinceEpoch() : null;
+            case TIMESTAMP -> endpoint instanceof TimestampString t ? (Object) t.getMillisSinceEpoch() : null;
         };
     }
 
-    private static Long exactLong(BigDecimal d) {
+    private static Long exact(BigDecimal d, long min, long max) {
         if (d == null) {
             return null;
         }
         try {
-            return d.longValueExact();
+            long l = d.longValueExact();
+            return l < min || l > max ? null : l;
         } catch (ArithmeticException e) {
             return null;
         }

@@ -23,12 +23,15 @@ record KeyPredicate(List<KeyRange> ranges) {
                 : predicate.resolve(def, ctx);
     }
 
-    /** Byte bounds in ascending key order; points are deduplicated and a NULL operand matches nothing. */
+    /**
+     * Byte bounds in ascending key order; points are deduplicated, and an operand no key can equal or be
+     * compared with (NULL, NaN; for a point, a DECIMAL finer than the key's scale) matches nothing.
+     */
     List<Bounds> resolve(TableDef def, ExecutionContext ctx) throws SqlError {
         List<Bounds> out = new ArrayList<>(ranges.size());
         for (KeyRange r : ranges) {
             if (r.isPoint()) {
-                Object v = keyValue(def, r.lo(), ctx);
+                Object v = def.searchKey(r.lo().value(ctx));
                 if (v != null) {
                     out.add(new Bounds(def.key(v), null, true));
                 }
@@ -37,24 +40,25 @@ record KeyPredicate(List<KeyRange> ranges) {
             byte[] from = def.prefix();
             byte[] to = def.prefixEnd();
             if (r.lo() != null) {
-                Object v = r.pattern() ? patternStart(r.lo(), ctx) : keyValue(def, r.lo(), ctx);
-                if (v == null) {
+                Object lo = r.pattern() ? patternStart(r.lo(), ctx) : r.lo().value(ctx);
+                TableDef.Bound b = lo == null ? null : def.rangeBound(lo, true);
+                if (b == null) {
                     continue;
                 }
-                from = def.key(v);
+                from = def.key(b.value());
                 if (r.prefix()) {
                     to = prefixEnd(from, def);
-                } else if (!r.loInclusive()) {
+                } else if (!r.loInclusive() && !b.inclusive()) {
                     from = successor(from);
                 }
             }
             if (r.hi() != null) {
-                Object v = keyValue(def, r.hi(), ctx);
-                if (v == null) {
+                TableDef.Bound b = def.rangeBound(r.hi().value(ctx), false);
+                if (b == null) {
                     continue;
                 }
-                to = def.key(v);
-                if (r.hiInclusive()) {
+                to = def.key(b.value());
+                if (r.hiInclusive() || b.inclusive()) {
                     to = successor(to);
                 }
             }
@@ -80,10 +84,6 @@ record KeyPredicate(List<KeyRange> ranges) {
     private static Object patternStart(KeyOperand op, ExecutionContext ctx) {
         Object v = op.value(ctx);
         return v == null ? null : KeyRange.literalStart(v.toString());
-    }
-
-    private static Object keyValue(TableDef def, KeyOperand op, ExecutionContext ctx) throws SqlError {
-        return def.keyType().coerce(op.value(ctx), def.keyColumn());
     }
 
     /** The smallest key greater than {@code key}: the key followed by a zero byte. */

@@ -56,7 +56,7 @@ public final class KvModifier implements Function2<DataContext, Enumerable<Objec
         switch (operation) {
             case INSERT -> {
                 Object key = def.checkedKey(row[0]);
-                byte[] value = def.valueType().encodeValue(def.checkedValue(row[1]));
+                byte[] value = def.encodeValue(def.checkedValue(row[1]));
                 if (upsert) {
                     writes.put(def.key(key), value);
                 } else {
@@ -80,7 +80,7 @@ public final class KvModifier implements Function2<DataContext, Enumerable<Objec
                 newValue = row[2 + i];
             }
         }
-        byte[] value = def.valueType().encodeValue(def.checkedValue(newValue));
+        byte[] value = def.encodeValue(def.checkedValue(newValue));
         if (newKey.equals(oldKey)) {
             writes.put(def.key(oldKey), value);
         } else {

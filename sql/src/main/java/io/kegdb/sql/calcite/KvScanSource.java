@@ -130,7 +130,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     continue;
                 }
                 Object key = def.decodeKey(kv.key());
-                current = keysOnly ? key : new Object[] {key, def.valueType().decodeValue(kv.value())};
+                current = keysOnly ? key : new Object[] {key, def.decodeValue(kv.value())};
                 produced++;
                 return true;
             }

@@ -10,6 +10,7 @@ import org.apache.calcite.schema.Statistic;
 import org.apache.calcite.schema.Statistics;
 import org.apache.calcite.schema.TranslatableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
@@ -29,15 +30,22 @@ final class KvTable extends AbstractTable implements TranslatableTable {
     @Override
     public RelDataType getRowType(RelDataTypeFactory typeFactory) {
         return typeFactory.builder()
-                .add(def.keyColumn(), sqlType(typeFactory, def.keyType(), def.keyLength(), false))
-                .add(def.valueColumn(), sqlType(typeFactory, def.valueType(), def.valueLength(), true))
+                .add(def.keyColumn(), sqlType(typeFactory, def.keyType(), def.keyLength(), def.keyScale(), false))
+                .add(def.valueColumn(), sqlType(typeFactory, def.valueType(), def.valueLength(), def.valueScale(),
+                        true))
                 .build();
     }
 
-    static RelDataType sqlType(RelDataTypeFactory typeFactory, ColumnType type, int length, boolean nullable) {
-        // No declared length: precision unspecified, which Calcite never truncates to.
-        RelDataType t = type.hasLength() && length > 0 ? typeFactory.createSqlType(type.sqlType, length)
-                : typeFactory.createSqlType(type.sqlType);
+    static RelDataType sqlType(RelDataTypeFactory typeFactory, ColumnType type, int length, int scale,
+                               boolean nullable) {
+        SqlTypeName name = SqlTypeName.valueOf(type.name());
+        RelDataType t = switch (type) {
+            case DECIMAL -> typeFactory.createSqlType(name, length, scale);
+            case TIMESTAMP -> typeFactory.createSqlType(name, length);
+            // No declared length: precision unspecified, which Calcite never truncates to.
+            default -> type.hasLength() && length > 0 ? typeFactory.createSqlType(name, length)
+                    : typeFactory.createSqlType(name);
+        };
         return typeFactory.createTypeWithNullability(t, nullable);
     }
 

@@ -6,7 +6,6 @@ import io.kegdb.engine.SegmentStats;
 import io.kegdb.engine.StoreStats;
 import io.kegdb.sql.SystemTableSource;
 import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.ColumnType;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Linq4j;
@@ -64,8 +63,8 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
                 new SystemTable("TABLES", List.of(tables), () -> {
                     List<Object[]> out = new ArrayList<>();
                     snapshot.schemas().values().forEach(m -> m.values().forEach(t -> out.add(new Object[] {
-                        t.schema(), t.name(), (long) t.id(), t.keyColumn(), typeName(t.keyType(), t.keyLength()),
-                        t.valueColumn(), typeName(t.valueType(), t.valueLength())})));
+                        t.schema(), t.name(), (long) t.id(), t.keyColumn(), t.keyDeclaration(),
+                        t.valueColumn(), t.valueDeclaration()})));
                     return out;
                 }),
                 new SystemTable("SEGMENTS", List.of(segments), () -> {
@@ -129,10 +128,6 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
                         + " (" + c.type() + (c.nullable() ? "" : " NOT NULL") + ")");
             }
         }
-    }
-
-    static String typeName(ColumnType type, int length) {
-        return type.hasLength() && length > 0 ? type.name() + "(" + length + ")" : type.name();
     }
 
     private static Column text(String name) {

@@ -69,8 +69,8 @@ public final class Catalog {
         catalog.load();
         if (catalog.snapshot.version() == 0) {
             // if-not-exists: another process opening the same new shared store may create it first
-            catalog.create(new TableDef(DEFAULT_SCHEMA, "KV", 0, "K", ColumnType.VARCHAR, 0, "V",
-                    ColumnType.VARCHAR, 0), true);
+            catalog.create(new TableDef(DEFAULT_SCHEMA, "KV", 0, "K", ColumnType.VARCHAR, 0, 0, "V",
+                    ColumnType.VARCHAR, 0, 0), true);
         }
         return catalog;
     }
@@ -178,7 +178,8 @@ public final class Catalog {
             throw new SqlError(SqlState.TABLE_ALREADY_EXISTS, "table " + def.qualifiedName() + " already exists");
         }
         TableDef withId = new TableDef(def.schema(), def.name(), nextId, def.keyColumn(), def.keyType(),
-                def.keyLength(), def.valueColumn(), def.valueType(), def.valueLength());
+                def.keyLength(), def.keyScale(), def.valueColumn(), def.valueType(), def.valueLength(),
+                def.valueScale());
         if (!shared) {
             // Clear anything a crash during an earlier DROP may have left under this id. Not in a shared
             // catalog: if this view is stale another process may own the id already, and its rows with it.

@@ -3,48 +3,102 @@ package io.kegdb.sql.catalog;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import org.apache.calcite.avatica.util.ByteString;
-import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.sql.Types;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeParseException;
+import java.util.Arrays;
 import java.util.Locale;
 
 /**
- * The three column types of a key/value table, with their byte encodings. Key encodings sort, as unsigned
- * bytes, in the order of the values (BIGINT: sign bit flipped, big-endian). Values carry a leading presence
- * byte so that NULL, '' and an empty binary stay distinct.
+ * The column types of a key/value table, with their byte encodings. Key encodings sort, as unsigned bytes, in
+ * the order of the values: integers and dates big-endian with the sign bit flipped, DOUBLE by the IEEE trick
+ * (positive: sign bit flipped; negative: all bits flipped), DECIMAL as its unscaled value at the column's scale
+ * in 9 bytes (19 digits need 65 bits) with the sign bit flipped. Values carry a leading presence byte so that
+ * NULL, '' and an empty binary stay distinct.
  *
- * <p>Values are held in Calcite's internal representation: String, {@link ByteString}, Long.
+ * <p>Values are held in Calcite's internal representation: String, {@link ByteString}, Long, Integer, Double,
+ * Boolean, BigDecimal, DATE as Integer days since 1970-01-01, TIMESTAMP as Long milliseconds since
+ * 1970-01-01 00:00 (a local date-time, no time zone).
+ *
+ * <p>Each constant is named as Calcite's SQL type of the column. Nothing here initializes Calcite, whose
+ * defaults (the character set) the SQL layer sets before its first use.
+ *
+ * <p>Length: the maximum length of VARCHAR and VARBINARY (0 = unlimited), the precision of DECIMAL, the
+ * fractional-second digits of TIMESTAMP (at most 3: values are kept to the millisecond). Scale: DECIMAL only.
  */
 public enum ColumnType {
-    VARCHAR(SqlTypeName.VARCHAR, Types.VARCHAR),
-    VARBINARY(SqlTypeName.VARBINARY, Types.VARBINARY),
-    BIGINT(SqlTypeName.BIGINT, Types.BIGINT);
+    VARCHAR(Types.VARCHAR),
+    VARBINARY(Types.VARBINARY),
+    BIGINT(Types.BIGINT),
+    INTEGER(Types.INTEGER),
+    DOUBLE(Types.DOUBLE),
+    BOOLEAN(Types.BOOLEAN),
+    DECIMAL(Types.DECIMAL),
+    DATE(Types.DATE),
+    TIMESTAMP(Types.TIMESTAMP);
 
+    /** Calcite's largest DECIMAL precision (its default type system). */
+    public static final int MAX_DECIMAL_PRECISION = 19;
+    /** Fractional-second digits a TIMESTAMP keeps (Calcite's internal form is milliseconds). */
+    public static final int MAX_TIMESTAMP_PRECISION = 3;
+    private static final int DECIMAL_KEY_BYTES = 9;
     private static final byte NULL_TAG = 0;
     private static final byte VALUE_TAG = 1;
 
-    public final SqlTypeName sqlType;
     public final int jdbcType;
 
-    ColumnType(SqlTypeName sqlType, int jdbcType) {
-        this.sqlType = sqlType;
+    ColumnType(int jdbcType) {
         this.jdbcType = jdbcType;
     }
 
-    /** The type named in DDL, or null if it is not a key/value column type. */
+    /** The type named in DDL (canonical names and the usual synonyms), or null if it is not a column type. */
     public static ColumnType named(String name) {
         return switch (name.toUpperCase(Locale.ROOT)) {
             case "VARCHAR" -> VARCHAR;
             case "VARBINARY" -> VARBINARY;
             case "BIGINT" -> BIGINT;
+            case "INTEGER", "INT" -> INTEGER;
+            case "DOUBLE", "FLOAT" -> DOUBLE;
+            case "BOOLEAN", "BOOL" -> BOOLEAN;
+            case "DECIMAL", "NUMERIC", "DEC" -> DECIMAL;
+            case "DATE" -> DATE;
+            case "TIMESTAMP" -> TIMESTAMP;
             default -> null;
         };
     }
 
+    /** Whether the type takes a maximum length {@code (n)}. */
     public boolean hasLength() {
-        return this != BIGINT;
+        return this == VARCHAR || this == VARBINARY;
+    }
+
+    /** The type as DDL declares it, e.g. {@code VARCHAR(20)}, {@code DECIMAL(10,2)}, {@code TIMESTAMP(3)}. */
+    public String declaration(int length, int scale) {
+        return switch (this) {
+            case VARCHAR, VARBINARY -> length > 0 ? name() + "(" + length + ")" : name();
+            case DECIMAL -> name() + "(" + length + "," + scale + ")";
+            case TIMESTAMP -> name() + "(" + length + ")";
+            default -> name();
+        };
+    }
+
+    /** Precision as JDBC metadata reports it (Calcite's precision of the type; 0 when it has none). */
+    public int precision(int length) {
+        return switch (this) {
+            case BIGINT -> 19;
+            case INTEGER -> 10;
+            case DOUBLE -> 15;
+            case BOOLEAN -> 1;
+            case DATE -> 0;
+            default -> length;
+        };
     }
 
     /** Converts a bound parameter or computed value to this type's internal form; null stays null. */
@@ -52,77 +106,219 @@ public enum ColumnType {
         if (value == null) {
             return null;
         }
-        switch (this) {
-            case VARCHAR:
-                if (value instanceof String s) {
-                    return s;
-                }
-                if (value instanceof Number || value instanceof Boolean || value instanceof Character) {
-                    return value.toString();
-                }
-                break;
-            case VARBINARY:
-                if (value instanceof byte[] b) {
-                    return new ByteString(b);
-                }
-                if (value instanceof ByteString b) {
-                    return b;
-                }
-                break;
-            case BIGINT:
-                if (value instanceof Long || value instanceof Integer || value instanceof Short
-                        || value instanceof Byte) {
-                    return ((Number) value).longValue();
-                }
-                if (value instanceof BigDecimal || value instanceof Double || value instanceof Float
-                        || value instanceof java.math.BigInteger) {
-                    try {
-                        return new BigDecimal(value.toString()).longValueExact();
-                    } catch (ArithmeticException | NumberFormatException e) {
-                        throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
-                                "value " + value + " is not a BIGINT for column " + column);
-                    }
-                }
-                if (value instanceof String s) {
-                    try {
-                        return Long.parseLong(s.trim());
-                    } catch (NumberFormatException e) {
-                        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
-                                "cannot convert '" + s + "' to BIGINT for column " + column);
-                    }
-                }
-                break;
-            default:
-                break;
+        Object v = switch (this) {
+            case VARCHAR -> value instanceof String || value instanceof Number || value instanceof Boolean
+                    || value instanceof Character ? value.toString() : null;
+            case VARBINARY -> value instanceof byte[] b ? new ByteString(b) : value instanceof ByteString ? value : null;
+            case BIGINT -> integral(value, Long.MIN_VALUE, Long.MAX_VALUE, column);
+            case INTEGER -> {
+                Long l = integral(value, Integer.MIN_VALUE, Integer.MAX_VALUE, column);
+                yield l == null ? null : (Object) l.intValue();
+            }
+            case DOUBLE -> value instanceof Number n ? (Object) n.doubleValue()
+                    : value instanceof String s ? (Object) parseDouble(s, column) : null;
+            case BOOLEAN -> value instanceof Boolean ? value : value instanceof String s ? parseBoolean(s, column) : null;
+            case DECIMAL -> decimal(value, column);
+            case DATE -> date(value, column);
+            case TIMESTAMP -> timestamp(value, column);
+        };
+        if (v == null) {
+            throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                    "cannot convert a " + value.getClass().getSimpleName() + " to " + name() + " for column " + column);
         }
-        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
-                "cannot convert a " + value.getClass().getSimpleName() + " to " + name()
-                + " for column " + column);
+        return v;
     }
 
-    /** Fails with 22001 if an internal value is longer than {@code precision} (0 = unlimited). */
-    void checkLength(Object value, int precision, String column) throws SqlError {
-        if (precision <= 0 || value == null) {
-            return;
+    /** A whole number within [min, max] from an integral or exact numeric value or a numeral; null if neither. */
+    private Long integral(Object value, long min, long max, String column) throws SqlError {
+        long l;
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            l = ((Number) value).longValue();
+        } else if (value instanceof BigDecimal || value instanceof Double || value instanceof Float
+                || value instanceof BigInteger) {
+            try {
+                l = new BigDecimal(value.toString()).longValueExact();
+            } catch (ArithmeticException | NumberFormatException e) {
+                throw outOfRange(value, column);
+            }
+        } else if (value instanceof String s) {
+            try {
+                l = Long.parseLong(s.trim());
+            } catch (NumberFormatException e) {
+                throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                        "cannot convert '" + s + "' to " + name() + " for column " + column);
+            }
+        } else {
+            return null;
         }
-        long length = value instanceof String s ? s.codePointCount(0, s.length())
-                : value instanceof ByteString b ? b.length() : 0;
-        if (length > precision) {
-            throw new SqlError(SqlState.STRING_DATA_RIGHT_TRUNCATION,
-                    "value of length " + length + " is too long for column " + column
-                    + " " + name() + "(" + precision + ")");
+        if (l < min || l > max) {
+            throw outOfRange(value, column);
         }
+        return l;
+    }
+
+    private SqlError outOfRange(Object value, String column) {
+        return new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                "value " + value + " is not a" + (this == INTEGER ? "n " : " ") + name() + " for column " + column);
+    }
+
+    private double parseDouble(String s, String column) throws SqlError {
+        try {
+            return Double.parseDouble(s.trim());
+        } catch (NumberFormatException e) {
+            throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                    "cannot convert '" + s + "' to DOUBLE for column " + column);
+        }
+    }
+
+    private static Boolean parseBoolean(String s, String column) throws SqlError {
+        String t = s.trim();
+        if (t.equalsIgnoreCase("true")) {
+            return true;
+        }
+        if (t.equalsIgnoreCase("false")) {
+            return false;
+        }
+        throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                "cannot convert '" + s + "' to BOOLEAN for column " + column);
+    }
+
+    private static BigDecimal decimal(Object value, String column) throws SqlError {
+        if (value instanceof BigDecimal d) {
+            return d;
+        }
+        if (value instanceof Long || value instanceof Integer || value instanceof Short || value instanceof Byte) {
+            return BigDecimal.valueOf(((Number) value).longValue());
+        }
+        if (value instanceof BigInteger i) {
+            return new BigDecimal(i);
+        }
+        if (value instanceof Double || value instanceof Float) {
+            double d = ((Number) value).doubleValue();
+            if (Double.isNaN(d) || Double.isInfinite(d)) {
+                throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE,
+                        "value " + d + " is not a DECIMAL for column " + column);
+            }
+            return BigDecimal.valueOf(d);
+        }
+        if (value instanceof String s) {
+            try {
+                return new BigDecimal(s.trim());
+            } catch (NumberFormatException e) {
+                throw new SqlError(SqlState.INVALID_CHARACTER_VALUE_FOR_CAST,
+                        "cannot convert '" + s + "' to DECIMAL for column " + column);
+            }
+        }
+        return null;
+    }
+
+    /** Days since 1970-01-01 from a date, a date-time (its date), a numeral of days, or an ISO date text. */
+    private static Integer date(Object value, String column) throws SqlError {
+        if (value instanceof Integer days) {
+            return days;
+        }
+        if (value instanceof LocalDate d) {
+            return Math.toIntExact(d.toEpochDay());
+        }
+        if (value instanceof LocalDateTime t) {
+            return Math.toIntExact(t.toLocalDate().toEpochDay());
+        }
+        if (value instanceof java.sql.Date d) {
+            return Math.toIntExact(d.toLocalDate().toEpochDay());
+        }
+        if (value instanceof String s) {
+            try {
+                return Math.toIntExact(LocalDate.parse(s.trim()).toEpochDay());
+            } catch (DateTimeParseException e) {
+                throw new SqlError(SqlState.INVALID_DATETIME_FORMAT,
+                        "'" + s + "' is not a DATE (yyyy-mm-dd) for column " + column);
+            }
+        }
+        return null;
+    }
+
+    /** Milliseconds since 1970-01-01 00:00 from a date-time, a date (its midnight), or a text. */
+    private static Long timestamp(Object value, String column) throws SqlError {
+        if (value instanceof Long millis) {
+            return millis;
+        }
+        if (value instanceof String s && s.trim().length() == 10) {
+            return timestamp(date(s, column).longValue() * 86_400_000L, column);
+        }
+        LocalDateTime t = null;
+        if (value instanceof LocalDateTime l) {
+            t = l;
+        } else if (value instanceof LocalDate d) {
+            t = d.atStartOfDay();
+        } else if (value instanceof java.sql.Timestamp ts) {
+            t = ts.toLocalDateTime();
+        } else if (value instanceof String s) {
+            try {
+                // java.sql.Timestamp's text, or LocalDateTime's (a 'T' between date and time)
+                t = java.sql.Timestamp.valueOf(s.trim().replace('T', ' ')).toLocalDateTime();
+            } catch (IllegalArgumentException e) {
+                throw new SqlError(SqlState.INVALID_DATETIME_FORMAT,
+                        "'" + s + "' is not a TIMESTAMP (yyyy-mm-dd hh:mm:ss[.f...]) for column " + column);
+            }
+        }
+        return t == null ? null : t.toInstant(ZoneOffset.UTC).toEpochMilli();
+    }
+
+    /**
+     * Fits an internal value to the column as an assignment does: fails with 22001 if a VARCHAR/VARBINARY is
+     * longer than {@code length} (0 = unlimited); rounds a DECIMAL half up to {@code scale} and fails with
+     * 22003 if it then has more than {@code length} digits; drops a TIMESTAMP's digits beyond {@code length}.
+     */
+    Object fit(Object value, int length, int scale, String column) throws SqlError {
+        if (value == null) {
+            return null;
+        }
+        switch (this) {
+            case VARCHAR, VARBINARY -> {
+                long n = value instanceof String s ? s.codePointCount(0, s.length()) : ((ByteString) value).length();
+                if (length > 0 && n > length) {
+                    throw new SqlError(SqlState.STRING_DATA_RIGHT_TRUNCATION, "value of length " + n
+                            + " is too long for column " + column + " " + name() + "(" + length + ")");
+                }
+                return value;
+            }
+            case DECIMAL -> {
+                BigDecimal d = ((BigDecimal) value).setScale(scale, RoundingMode.HALF_UP);
+                if (d.precision() - d.scale() > length - scale) {
+                    throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "value " + value
+                            + " does not fit column " + column + " " + declaration(length, scale));
+                }
+                return d;
+            }
+            case TIMESTAMP -> {
+                long unit = length >= MAX_TIMESTAMP_PRECISION ? 1 : length == 2 ? 10 : length == 1 ? 100 : 1000;
+                long millis = (Long) value;
+                return millis - Math.floorMod(millis, unit);
+            }
+            default -> {
+                return value;
+            }
+        }
+    }
+
+    /** Whether a DECIMAL value has no more fractional digits than {@code scale} (other types: always). */
+    static boolean exactAtScale(Object value, int scale) {
+        return !(value instanceof BigDecimal d) || d.stripTrailingZeros().scale() <= scale;
     }
 
     /**
      * The store key of a non-null internal value in table {@code tableId}: the id as 4 big-endian bytes,
-     * then the value's order-preserving encoding.
+     * then the value's order-preserving encoding. A DECIMAL must be exact at {@code scale}.
      */
-    byte[] encodeKey(int tableId, Object value) {
+    byte[] encodeKey(int tableId, Object value, int scale) {
         byte[] body = switch (this) {
             case VARCHAR -> ((String) value).getBytes(StandardCharsets.UTF_8);
             case VARBINARY -> ((ByteString) value).getBytes();
-            case BIGINT -> longBytes(((Long) value) ^ Long.MIN_VALUE);
+            case BIGINT, TIMESTAMP -> longBytes(((Long) value) ^ Long.MIN_VALUE);
+            case INTEGER, DATE -> intBytes(((Integer) value) ^ Integer.MIN_VALUE);
+            case DOUBLE -> longBytes(orderedDoubleBits((Double) value));
+            case BOOLEAN -> new byte[] {(byte) ((Boolean) value ? 1 : 0)};
+            case DECIMAL -> decimalKey((BigDecimal) value, scale);
         };
         byte[] key = new byte[TableDef.PREFIX_LENGTH + body.length];
         key[0] = (byte) (tableId >>> 24);
@@ -134,22 +330,55 @@ public enum ColumnType {
     }
 
     /** Decodes a key written by {@link #encodeKey} whose first {@code offset} bytes are the table prefix. */
-    Object decodeKey(byte[] key, int offset) {
+    Object decodeKey(byte[] key, int offset, int scale) {
         return switch (this) {
             case VARCHAR -> new String(key, offset, key.length - offset, StandardCharsets.UTF_8);
-            case VARBINARY -> new ByteString(java.util.Arrays.copyOfRange(key, offset, key.length));
-            case BIGINT -> readLong(key, offset) ^ Long.MIN_VALUE;
+            case VARBINARY -> new ByteString(Arrays.copyOfRange(key, offset, key.length));
+            case BIGINT, TIMESTAMP -> readLong(key, offset) ^ Long.MIN_VALUE;
+            case INTEGER, DATE -> readInt(key, offset) ^ Integer.MIN_VALUE;
+            case DOUBLE -> Double.longBitsToDouble(unorderedDoubleBits(readLong(key, offset)));
+            case BOOLEAN -> key[offset] != 0;
+            case DECIMAL -> {
+                byte[] b = Arrays.copyOfRange(key, offset, offset + DECIMAL_KEY_BYTES);
+                b[0] ^= (byte) 0x80;
+                yield new BigDecimal(new BigInteger(b), scale);
+            }
         };
     }
 
-    public byte[] encodeValue(Object value) {
+    /** IEEE bits made to sort as unsigned bytes in numeric order; -0.0 is stored as 0.0 (they are equal in SQL). */
+    private static long orderedDoubleBits(double d) {
+        long bits = Double.doubleToLongBits(d == 0.0 ? 0.0 : d);
+        return bits < 0 ? ~bits : bits ^ Long.MIN_VALUE;
+    }
+
+    private static long unorderedDoubleBits(long ordered) {
+        return ordered < 0 ? ordered ^ Long.MIN_VALUE : ~ordered;
+    }
+
+    private static byte[] decimalKey(BigDecimal value, int scale) {
+        byte[] unscaled = value.setScale(scale, RoundingMode.UNNECESSARY).unscaledValue().toByteArray();
+        byte[] b = new byte[DECIMAL_KEY_BYTES];
+        byte fill = unscaled[0] < 0 ? (byte) 0xFF : 0;
+        int pad = DECIMAL_KEY_BYTES - unscaled.length;
+        Arrays.fill(b, 0, pad, fill);
+        System.arraycopy(unscaled, 0, b, pad, unscaled.length);
+        b[0] ^= (byte) 0x80;
+        return b;
+    }
+
+    byte[] encodeValue(Object value, int scale) {
         if (value == null) {
             return new byte[] {NULL_TAG};
         }
         byte[] body = switch (this) {
             case VARCHAR -> ((String) value).getBytes(StandardCharsets.UTF_8);
             case VARBINARY -> ((ByteString) value).getBytes();
-            case BIGINT -> longBytes((Long) value);
+            case BIGINT, TIMESTAMP -> longBytes((Long) value);
+            case INTEGER, DATE -> intBytes((Integer) value);
+            case DOUBLE -> longBytes(Double.doubleToRawLongBits((Double) value));
+            case BOOLEAN -> new byte[] {(byte) ((Boolean) value ? 1 : 0)};
+            case DECIMAL -> ((BigDecimal) value).setScale(scale, RoundingMode.UNNECESSARY).unscaledValue().toByteArray();
         };
         byte[] out = new byte[body.length + 1];
         out[0] = VALUE_TAG;
@@ -157,14 +386,18 @@ public enum ColumnType {
         return out;
     }
 
-    public Object decodeValue(byte[] bytes) {
+    Object decodeValue(byte[] bytes, int scale) {
         if (bytes.length == 0 || bytes[0] == NULL_TAG) {
             return null;
         }
         return switch (this) {
             case VARCHAR -> new String(bytes, 1, bytes.length - 1, StandardCharsets.UTF_8);
-            case VARBINARY -> new ByteString(java.util.Arrays.copyOfRange(bytes, 1, bytes.length));
-            case BIGINT -> readLong(bytes, 1);
+            case VARBINARY -> new ByteString(Arrays.copyOfRange(bytes, 1, bytes.length));
+            case BIGINT, TIMESTAMP -> readLong(bytes, 1);
+            case INTEGER, DATE -> readInt(bytes, 1);
+            case DOUBLE -> Double.longBitsToDouble(readLong(bytes, 1));
+            case BOOLEAN -> bytes[1] != 0;
+            case DECIMAL -> new BigDecimal(new BigInteger(Arrays.copyOfRange(bytes, 1, bytes.length)), scale);
         };
     }
 
@@ -183,5 +416,14 @@ public enum ColumnType {
             v = (v << 8) | (b[offset + i] & 0xFF);
         }
         return v;
+    }
+
+    private static byte[] intBytes(int v) {
+        return new byte[] {(byte) (v >>> 24), (byte) (v >>> 16), (byte) (v >>> 8), (byte) v};
+    }
+
+    private static int readInt(byte[] b, int offset) {
+        return (b[offset] & 0xFF) << 24 | (b[offset + 1] & 0xFF) << 16 | (b[offset + 2] & 0xFF) << 8
+                | (b[offset + 3] & 0xFF);
     }
 }

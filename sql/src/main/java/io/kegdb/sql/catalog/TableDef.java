@@ -9,16 +9,22 @@ import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.RoundingMode;
 import java.nio.ByteBuffer;
 
 /**
  * A user table: one key column and one value column, stored in the keyspace that starts with the table's
  * 4-byte id. Ids are never reused, so data a crash left behind after DROP TABLE stays unreachable.
+ * Length and scale of a column are as {@link ColumnType} defines them.
  */
 public record TableDef(String schema, String name, int id, String keyColumn, ColumnType keyType, int keyLength,
-                String valueColumn, ColumnType valueType, int valueLength) {
+                int keyScale, String valueColumn, ColumnType valueType, int valueLength, int valueScale) {
 
-    private static final int FORMAT = 1;
+    /** The catalog entry format of stores written before DECIMAL: no scales. */
+    private static final int FORMAT_WITHOUT_SCALES = 1;
+    /** Format 1 followed by the key's and the value's scale. */
+    private static final int FORMAT_WITH_SCALES = 2;
     /** Length of {@link #prefix()}: the table id. */
     public static final int PREFIX_LENGTH = 4;
 
@@ -38,35 +44,88 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
 
     /** Store key of a non-null internal key value (no separate prefix array: this runs once per row). */
     public byte[] key(Object value) {
-        return keyType.encodeKey(id, value);
+        return keyType.encodeKey(id, value, keyScale);
     }
 
     public Object decodeKey(byte[] key) {
-        return keyType.decodeKey(key, PREFIX_LENGTH);
+        return keyType.decodeKey(key, PREFIX_LENGTH, keyScale);
     }
 
-    /** Checks and converts a key to be written: never null, within its declared length. */
+    /** The stored form of a value fitted by {@link #checkedValue}. */
+    public byte[] encodeValue(Object value) {
+        return valueType.encodeValue(value, valueScale);
+    }
+
+    public Object decodeValue(byte[] bytes) {
+        return valueType.decodeValue(bytes, valueScale);
+    }
+
+    /** Checks and converts a key to be written: never null (23502) or NaN, fitted to its column. */
     public Object checkedKey(Object value) throws SqlError {
         Object v = keyType.coerce(value, keyColumn);
         if (v == null) {
-            throw new SqlError(SqlState.NULL_VALUE_NOT_ALLOWED, "the key column " + keyColumn + " of " + qualifiedName()
+            throw new SqlError(SqlState.NOT_NULL_VIOLATION, "the key column " + keyColumn + " of " + qualifiedName()
                     + " cannot be NULL");
         }
-        keyType.checkLength(v, keyLength, keyColumn);
-        return v;
+        if (v instanceof Double d && d.isNaN()) {
+            // NaN is unordered in SQL comparisons, so no place in the key order would be right for it.
+            throw new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, "the key column " + keyColumn + " of "
+                    + qualifiedName() + " cannot be NaN");
+        }
+        return keyType.fit(v, keyLength, keyScale, keyColumn);
     }
 
     public Object checkedValue(Object value) throws SqlError {
-        Object v = valueType.coerce(value, valueColumn);
-        valueType.checkLength(v, valueLength, valueColumn);
+        return valueType.fit(valueType.coerce(value, valueColumn), valueLength, valueScale, valueColumn);
+    }
+
+    /**
+     * The key a lookup for {@code value} reads, or null if no row can have it: NULL, NaN, or a DECIMAL with
+     * more fractional digits than the key's scale.
+     */
+    public Object searchKey(Object value) throws SqlError {
+        Object v = keyType.coerce(value, keyColumn);
+        if (v == null || (v instanceof Double d && d.isNaN()) || !ColumnType.exactAtScale(v, keyScale)) {
+            return null;
+        }
         return v;
+    }
+
+    /**
+     * A range bound on the key in terms of stored keys: {@code value} itself, or for a DECIMAL with more
+     * fractional digits than the key's scale the nearest key inside the range (rounded up for a lower bound,
+     * down for an upper one), which is then an inclusive bound. Null if nothing compares with it (NULL, NaN).
+     */
+    public Bound rangeBound(Object value, boolean lower) throws SqlError {
+        Object v = keyType.coerce(value, keyColumn);
+        if (v == null || (v instanceof Double d && d.isNaN())) {
+            return null;
+        }
+        if (!ColumnType.exactAtScale(v, keyScale)) {
+            return new Bound(((BigDecimal) v).setScale(keyScale,
+                    lower ? RoundingMode.CEILING : RoundingMode.FLOOR), true);
+        }
+        return new Bound(v, false);
+    }
+
+    /** A key bound; {@code inclusive} when it was rounded into the range and must be included whatever the operator. */
+    public record Bound(Object value, boolean inclusive) {
+    }
+
+    public String keyDeclaration() {
+        return keyType.declaration(keyLength, keyScale);
+    }
+
+    public String valueDeclaration() {
+        return valueType.declaration(valueLength, valueScale);
     }
 
     byte[] serialize() {
         try {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             DataOutputStream out = new DataOutputStream(bytes);
-            out.writeByte(FORMAT);
+            boolean scales = keyScale != 0 || valueScale != 0;
+            out.writeByte(scales ? FORMAT_WITH_SCALES : FORMAT_WITHOUT_SCALES);
             out.writeInt(id);
             out.writeUTF(keyColumn);
             out.writeUTF(keyType.name());
@@ -74,6 +133,10 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
             out.writeUTF(valueColumn);
             out.writeUTF(valueType.name());
             out.writeInt(valueLength);
+            if (scales) {
+                out.writeInt(keyScale);
+                out.writeInt(valueScale);
+            }
             out.flush();
             return bytes.toByteArray();
         } catch (IOException e) {
@@ -84,10 +147,28 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
     static TableDef deserialize(String schema, String name, byte[] data) throws IOException {
         DataInputStream in = new DataInputStream(new ByteArrayInputStream(data));
         int format = in.readUnsignedByte();
-        if (format != FORMAT) {
+        if (format != FORMAT_WITHOUT_SCALES && format != FORMAT_WITH_SCALES) {
             throw new IOException("catalog entry of " + schema + "." + name + " has unknown format " + format);
         }
-        return new TableDef(schema, name, in.readInt(), in.readUTF(), ColumnType.valueOf(in.readUTF()),
-                in.readInt(), in.readUTF(), ColumnType.valueOf(in.readUTF()), in.readInt());
+        int id = in.readInt();
+        String keyColumn = in.readUTF();
+        ColumnType keyType = type(in.readUTF(), schema, name);
+        int keyLength = in.readInt();
+        String valueColumn = in.readUTF();
+        ColumnType valueType = type(in.readUTF(), schema, name);
+        int valueLength = in.readInt();
+        int keyScale = format == FORMAT_WITH_SCALES ? in.readInt() : 0;
+        int valueScale = format == FORMAT_WITH_SCALES ? in.readInt() : 0;
+        return new TableDef(schema, name, id, keyColumn, keyType, keyLength, keyScale, valueColumn, valueType,
+                valueLength, valueScale);
+    }
+
+    private static ColumnType type(String stored, String schema, String name) throws IOException {
+        try {
+            return ColumnType.valueOf(stored);
+        } catch (IllegalArgumentException e) {
+            throw new IOException("catalog entry of " + schema + "." + name + " has unknown column type " + stored
+                    + " (written by a newer KegDB?)");
+        }
     }
 }

@@ -19,11 +19,13 @@ import java.util.List;
 /**
  * CREATE TABLE and DROP TABLE, parsed by hand (Calcite's core parser has no DDL):
  * <pre>
- * CREATE TABLE [IF NOT EXISTS] [schema.]name (k type [(n)] [NOT NULL] PRIMARY KEY, v type [(n)] [NULL])
- * CREATE TABLE [IF NOT EXISTS] [schema.]name (k type [(n)], v type [(n)], PRIMARY KEY (k))
- * DROP TABLE [IF EXISTS] [schema.]name
+ * CREATE TABLE [IF NOT EXISTS] [schema.]name (k type [NOT NULL] PRIMARY KEY, v type [NULL])
+ * CREATE TABLE [IF NOT EXISTS] [schema.]name (column, column, PRIMARY KEY (k))
+ * DROP TABLE [IF EXISTS] [schema.]name [CASCADE | RESTRICT]
  * </pre>
- * DDL is not part of a transaction: it takes effect at once.
+ * The two columns may come in either order; the table is stored key first. CASCADE and RESTRICT mean the
+ * same here: nothing can depend on a table (no views or foreign keys). DDL is not part of a transaction: it
+ * takes effect at once.
  */
 public final class DdlPlan implements Plan {
 
@@ -65,13 +67,17 @@ public final class DdlPlan implements Plan {
             ifExists = true;
         }
         String[] name = qualifiedName(c, defaultSchema);
+        if (!c.accept("CASCADE")) {
+            c.accept("RESTRICT");
+        }
         if (!c.atEnd()) {
             throw syntax(c.peek(), "end of statement");
         }
         return new DdlPlan(null, name[0], name[1], ifExists);
     }
 
-    private record Column(String name, ColumnType type, int length, boolean notNull, boolean primaryKey) {
+    private record Column(String name, ColumnType type, int length, int scale, boolean notNull,
+                          boolean primaryKey) {
     }
 
     private static TableDef tableDef(TokenCursor c, String schema, String name) throws SqlError {
@@ -111,20 +117,18 @@ public final class DdlPlan implements Plan {
             throw new SqlError(SqlState.SYNTAX_ERROR, "a key/value table needs exactly one PRIMARY KEY column");
         }
         String pk = tablePk != null ? tablePk : columns.stream().filter(Column::primaryKey).findFirst().get().name();
-        if (!pk.equals(columns.get(0).name())) {
-            if (pk.equals(columns.get(1).name())) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "the PRIMARY KEY column must be the first column of " + name);
-            }
+        int keyIndex = pk.equals(columns.get(0).name()) ? 0 : pk.equals(columns.get(1).name()) ? 1 : -1;
+        if (keyIndex < 0) {
             throw new SqlError(SqlState.COLUMN_NOT_FOUND, "PRIMARY KEY column " + pk + " is not a column of " + name);
         }
-        Column key = columns.get(0);
-        Column value = columns.get(1);
+        Column key = columns.get(keyIndex);
+        Column value = columns.get(1 - keyIndex);
         if (value.notNull()) {
             throw new SqlError(SqlState.SYNTAX_ERROR,
                     "the value column " + value.name() + " is always nullable; NOT NULL is not supported");
         }
-        return new TableDef(schema, name, 0, key.name(), key.type(), key.length(), value.name(), value.type(),
-                value.length());
+        return new TableDef(schema, name, 0, key.name(), key.type(), key.length(), key.scale(), value.name(),
+                value.type(), value.length(), value.scale());
     }
 
     private static Column column(TokenCursor c) throws SqlError {
@@ -133,24 +137,55 @@ public final class DdlPlan implements Plan {
         ColumnType type = typeToken.kind() == Lexer.Kind.WORD ? ColumnType.named(typeToken.text()) : null;
         if (type == null) {
             throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported type " + typeToken.text() + " for column " + name
-                    + ": key/value tables take VARCHAR, VARBINARY or BIGINT");
+                    + ": key/value tables take VARCHAR, VARBINARY, BIGINT, INTEGER, DOUBLE, BOOLEAN, DECIMAL, DATE"
+                    + " or TIMESTAMP");
         }
-        int length = 0;
-        if (c.accept('(')) {
-            Lexer.Token n = c.next();
-            if (n.kind() != Lexer.Kind.NUMBER || !type.hasLength()) {
-                throw syntax(n, type.hasLength() ? "a length" : "no length for BIGINT");
+        if (typeToken.is("DOUBLE")) {
+            c.accept("PRECISION");
+        }
+        int[] modifiers = modifiers(c, name);
+        int length;
+        int scale = 0;
+        switch (type) {
+            case VARCHAR, VARBINARY -> {
+                noMoreThan(modifiers, 1, typeToken, name);
+                length = modifiers.length == 0 ? 0 : modifiers[0];
+                if (modifiers.length == 1 && length <= 0) {
+                    throw new SqlError(SqlState.SYNTAX_ERROR, "length of column " + name + " must be positive");
+                }
             }
-            try {
-                length = Integer.parseInt(n.text());
-            } catch (NumberFormatException e) {
-                throw new SqlError(SqlState.SYNTAX_ERROR,
-                        "length " + n.text() + " of column " + name + " is too large");
+            case DECIMAL -> {
+                noMoreThan(modifiers, 2, typeToken, name);
+                length = modifiers.length == 0 ? ColumnType.MAX_DECIMAL_PRECISION : modifiers[0];
+                scale = modifiers.length == 2 ? modifiers[1] : 0;
+                if (length < 1 || length > ColumnType.MAX_DECIMAL_PRECISION || scale > length) {
+                    throw new SqlError(SqlState.SYNTAX_ERROR, "column " + name + " " + typeToken.text()
+                            + modifierText(modifiers) + ": precision must be 1 to " + ColumnType.MAX_DECIMAL_PRECISION
+                            + " and scale 0 to the precision");
+                }
             }
-            if (length <= 0) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "length of column " + name + " must be positive");
+            case TIMESTAMP -> {
+                noMoreThan(modifiers, 1, typeToken, name);
+                int digits = modifiers.length == 0 ? ColumnType.MAX_TIMESTAMP_PRECISION : modifiers[0];
+                if (digits > 9) {
+                    throw new SqlError(SqlState.SYNTAX_ERROR,
+                            "column " + name + ": TIMESTAMP precision must be 0 to 9");
+                }
+                // Values are kept to the millisecond: finer precisions are accepted and hold milliseconds.
+                length = Math.min(digits, ColumnType.MAX_TIMESTAMP_PRECISION);
+                if (c.accept("WITHOUT")) {
+                    expect(c, "TIME");
+                    expect(c, "ZONE");
+                } else if (c.peek().is("WITH")) {
+                    throw new SqlError(SqlState.SYNTAX_ERROR, "column " + name
+                            + ": TIMESTAMP WITH TIME ZONE is not supported; use TIMESTAMP (a local date-time)");
+                }
             }
-            expectSymbol(c, ')');
+            default -> {
+                // FLOAT(p) names a binary precision; every FLOAT is held as a DOUBLE.
+                noMoreThan(modifiers, typeToken.is("FLOAT") ? 1 : 0, typeToken, name);
+                length = 0;
+            }
         }
         boolean notNull = false;
         boolean pk = false;
@@ -167,7 +202,45 @@ public final class DdlPlan implements Plan {
                 break;
             }
         }
-        return new Column(name, type, length, notNull && !pk, pk);
+        return new Column(name, type, length, scale, notNull && !pk, pk);
+    }
+
+    /** {@code (n)} or {@code (n, m)} after a type name: the numbers (none if there are no parentheses). */
+    private static int[] modifiers(TokenCursor c, String column) throws SqlError {
+        if (!c.accept('(')) {
+            return new int[0];
+        }
+        List<Integer> out = new ArrayList<>();
+        do {
+            Lexer.Token n = c.next();
+            if (n.kind() != Lexer.Kind.NUMBER) {
+                throw syntax(n, "a number");
+            }
+            try {
+                out.add(Integer.parseInt(n.text()));
+            } catch (NumberFormatException e) {
+                throw new SqlError(SqlState.SYNTAX_ERROR, "length " + n.text() + " of column " + column
+                        + " is too large");
+            }
+        } while (c.accept(','));
+        expectSymbol(c, ')');
+        return out.stream().mapToInt(Integer::intValue).toArray();
+    }
+
+    private static void noMoreThan(int[] modifiers, int allowed, Lexer.Token type, String column) throws SqlError {
+        if (modifiers.length > allowed) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "column " + column + ": " + type.text() + " takes "
+                    + (allowed == 0 ? "no length or precision" : allowed == 1 ? "at most one number"
+                    : "at most (precision, scale)") + ", not " + type.text() + modifierText(modifiers));
+        }
+    }
+
+    private static String modifierText(int[] modifiers) {
+        StringBuilder b = new StringBuilder("(");
+        for (int i = 0; i < modifiers.length; i++) {
+            b.append(i == 0 ? "" : ", ").append(modifiers[i]);
+        }
+        return b.append(')').toString();
     }
 
     private static String[] qualifiedName(TokenCursor c, String defaultSchema) throws SqlError {

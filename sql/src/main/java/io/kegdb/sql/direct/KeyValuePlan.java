@@ -68,7 +68,7 @@ public final class KeyValuePlan implements Plan {
         ColumnType type = isKey ? def.keyType() : def.valueType();
         int length = isKey ? def.keyLength() : def.valueLength();
         return new ColumnInfo(isKey ? def.keyColumn() : def.valueColumn(), type.jdbcType, type.name(),
-                type == ColumnType.BIGINT ? 19 : length, 0, !isKey, def.schema(), def.name());
+                type.precision(length), isKey ? def.keyScale() : def.valueScale(), !isKey, def.schema(), def.name());
     }
 
     /** The plan if {@code tokens} are one of the shapes over a user table, else null. */
@@ -275,7 +275,7 @@ public final class KeyValuePlan implements Plan {
         }
         try {
             if (kind == Kind.SELECT) {
-                Object k = def.keyType().coerce(operand(key, params), def.keyColumn());
+                Object k = def.searchKey(operand(key, params));
                 if (k == null) {
                     return new EnumeratorResult(columns, Linq4j.emptyEnumerator(), maxRows);
                 }
@@ -283,7 +283,7 @@ public final class KeyValuePlan implements Plan {
                 if (stored == null) {
                     return new EnumeratorResult(columns, Linq4j.emptyEnumerator(), maxRows);
                 }
-                Object[] full = {k, def.valueType().decodeValue(stored)};
+                Object[] full = {k, def.decodeValue(stored)};
                 Object[] row = new Object[projection.length];
                 for (int i = 0; i < row.length; i++) {
                     row[i] = full[projection[i]];
@@ -293,7 +293,7 @@ public final class KeyValuePlan implements Plan {
             Object keyValue = def.checkedKey(operand(key, params));
             byte[] k = def.key(keyValue);
             byte[] v = kind == Kind.DELETE ? null
-                    : def.valueType().encodeValue(def.checkedValue(operand(value, params)));
+                    : def.encodeValue(def.checkedValue(operand(value, params)));
             long count = switch (kind) {
                 case INSERT -> session.insertOne(def, k, v, keyValue);
                 case UPSERT -> session.putOne(k, v, false);

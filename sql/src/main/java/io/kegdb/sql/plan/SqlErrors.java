@@ -58,6 +58,9 @@ public final class SqlErrors {
                 state = SqlState.TABLE_NOT_FOUND;
             } else if (inner.matches("(?s)(Column '.*' not found.*|Unknown target column.*|Unknown field.*)")) {
                 state = SqlState.COLUMN_NOT_FOUND;
+            } else if (inner.matches("(?s)Column '.*' has no default value and does not allow NULLs.*")) {
+                // An INSERT that leaves out the key column.
+                state = SqlState.NOT_NULL_VIOLATION;
             }
             return new SqlError(state, m, v);
         }

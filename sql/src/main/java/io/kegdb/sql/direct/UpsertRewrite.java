@@ -1,0 +1,426 @@
+package io.kegdb.sql.direct;
+
+import io.kegdb.sql.SqlError;
+import io.kegdb.sql.SqlState;
+import io.kegdb.sql.catalog.Catalog;
+import io.kegdb.sql.catalog.ColumnType;
+import io.kegdb.sql.catalog.TableDef;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * Rewrites the upserts data-access libraries send into statements KegDB runs, keeping the order of the
+ * {@code ?} parameters:
+ * <pre>
+ * INSERT INTO t [(cols)] VALUES rows ON CONFLICT [(k)] DO NOTHING
+ * INSERT INTO t [(cols)] VALUES rows ON CONFLICT [(k)] DO UPDATE SET v = expr     (PostgreSQL; EXCLUDED.col)
+ * INSERT INTO t [(cols)] VALUES rows ON DUPLICATE KEY UPDATE v = expr             (MySQL, jOOQ; VALUES(col))
+ * </pre>
+ * {@code SET v = EXCLUDED.v} (or {@code VALUES(v)}) becomes {@code UPSERT INTO t [(cols)] VALUES rows}. Any other
+ * update becomes an UPSERT of a query that joins the new rows with the table, taking the new value where
+ * the key is absent and {@code expr} where it is present; DO NOTHING an INSERT of the rows whose key is absent.
+ * In {@code expr}, {@code t.col} and a bare column name are the stored row, {@code EXCLUDED.col} and
+ * {@code VALUES(col)} the proposed one.
+ */
+public final class UpsertRewrite {
+
+    /** The proposed row, as the rewritten statements name it. */
+    private static final String NEW = "EXCLUDED";
+
+    private final String sql;
+    private final List<Piece> pieces;
+    private int pos;
+
+    /** A word, quoted name, string, number or symbol of the statement, with where it starts and ends. */
+    private record Piece(String text, boolean word, boolean quoted, int start, int end) {
+        boolean is(String w) {
+            return word && text.equalsIgnoreCase(w);
+        }
+
+        boolean isSymbol(char c) {
+            return !word && !quoted && text.length() == 1 && text.charAt(0) == c;
+        }
+
+        /** The identifier it names: upper-cased unless quoted. */
+        String name() {
+            return quoted ? text : text.toUpperCase(Locale.ROOT);
+        }
+    }
+
+    private UpsertRewrite(String sql, List<Piece> pieces) {
+        this.sql = sql;
+        this.pieces = pieces;
+    }
+
+    /** The rewritten statement if {@code sql} is one of the upsert forms, else null. */
+    public static String rewrite(String sql, Catalog.Snapshot catalog, String schema) throws SqlError {
+        if (!mentions(sql, "CONFLICT") && !mentions(sql, "DUPLICATE")) {
+            return null; // the common case, without scanning: this runs for every statement
+        }
+        List<Piece> pieces = scan(sql);
+        if (pieces == null || pieces.size() < 6 || !pieces.get(0).is("INSERT")) {
+            return null;
+        }
+        int clause = clauseStart(pieces);
+        return clause < 0 ? null : new UpsertRewrite(sql, pieces).rewrite(clause, catalog, schema);
+    }
+
+    private static boolean mentions(String sql, String word) {
+        for (int i = 0; i + word.length() <= sql.length(); i++) {
+            if (sql.regionMatches(true, i, word, 0, word.length())) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** Index of the top-level {@code ON CONFLICT} or {@code ON DUPLICATE KEY UPDATE}, or -1. */
+    private static int clauseStart(List<Piece> pieces) {
+        int depth = 0;
+        for (int i = 0; i + 1 < pieces.size(); i++) {
+            Piece p = pieces.get(i);
+            depth += p.isSymbol('(') ? 1 : p.isSymbol(')') ? -1 : 0;
+            if (depth == 0 && p.is("ON") && (pieces.get(i + 1).is("CONFLICT") || pieces.get(i + 1).is("DUPLICATE"))) {
+                return i;
+            }
+        }
+        return -1;
+    }
+
+    private String rewrite(int clause, Catalog.Snapshot catalog, String schema) throws SqlError {
+        pos = 1;
+        expect("INTO");
+        int tableStart = pos;
+        Piece first = next();
+        String tableSchema = schema;
+        String tableName = first.name();
+        if (peek().isSymbol('.')) {
+            pos++;
+            tableSchema = tableName;
+            tableName = next().name();
+        }
+        String tableText = sql.substring(pieces.get(tableStart).start(), pieces.get(pos - 1).end());
+        TableDef def = catalog.find(tableSchema, tableName);
+        if (def == null) {
+            return null; // Calcite reports the unknown table
+        }
+        List<String> columns = new ArrayList<>();
+        if (peek().isSymbol('(')) {
+            pos++;
+            do {
+                columns.add(next().name());
+            } while (accept(','));
+            expect(")");
+        } else {
+            columns.add(def.keyColumn());
+            columns.add(def.valueColumn());
+        }
+        if (!columns.contains(def.keyColumn())) {
+            throw new SqlError(SqlState.NOT_NULL_VIOLATION, "an upsert into " + def.qualifiedName()
+                    + " must give the key column " + def.keyColumn());
+        }
+        int insertEnd = pieces.get(pos - 1).end();
+        expect("VALUES");
+        String rows = sql.substring(pieces.get(pos).start(), pieces.get(clause - 1).end());
+        List<List<String>> rowItems = rowItems(pos, clause);
+        pos = clause + 1;
+        String assignment;
+        if (accept("CONFLICT")) {
+            if (peek().isSymbol('(')) {
+                pos++;
+                String target = next().name();
+                expect(")");
+                if (!target.equals(def.keyColumn())) {
+                    throw new SqlError(SqlState.SYNTAX_ERROR, "ON CONFLICT (" + target + "): the only unique"
+                            + " column of " + def.qualifiedName() + " is its key " + def.keyColumn());
+                }
+            }
+            expect("DO");
+            if (accept("NOTHING")) {
+                expectEnd();
+                return insertAbsent(def, tableText, columns, rowItems);
+            }
+            expect("UPDATE");
+            expect("SET");
+        } else {
+            expect("DUPLICATE");
+            expect("KEY");
+            expect("UPDATE");
+        }
+        String column = next().name();
+        if (column.equals(def.keyColumn())) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "an upsert cannot change the key column " + column);
+        }
+        if (!column.equals(def.valueColumn())) {
+            throw new SqlError(SqlState.COLUMN_NOT_FOUND, "column " + column + " is not a column of "
+                    + def.qualifiedName());
+        }
+        expect("=");
+        int exprStart = pos;
+        int depth = 0;
+        while (!atEnd()) {
+            Piece p = peek();
+            if (depth == 0 && p.isSymbol(',')) {
+                throw new SqlError(SqlState.SYNTAX_ERROR,
+                        "an upsert into a key/value table sets only its value column " + def.valueColumn());
+            }
+            depth += p.isSymbol('(') ? 1 : p.isSymbol(')') ? -1 : 0;
+            pos++;
+        }
+        if (pos == exprStart) {
+            throw syntax("an expression");
+        }
+        String expr = proposedReferences(exprStart, pos, def);
+        assignment = expr.trim();
+        String proposedValue = proposed(def.valueColumn());
+        if (assignment.equals(proposedValue)) {
+            return "UPSERT" + sql.substring(pieces.get(0).end(), insertEnd) + " VALUES " + rows;
+        }
+        String alias = quote(tableName);
+        return "UPSERT INTO " + tableText + " (" + quote(def.keyColumn()) + ", " + quote(def.valueColumn()) + ") "
+                + proposedRows(def, columns, rowItems) + " SELECT " + proposed(def.keyColumn())
+                + ", CASE WHEN " + alias + "." + quote(def.keyColumn()) + " IS NULL THEN " + proposedValue
+                + " ELSE (" + assignment + ") END FROM " + NEW + " LEFT JOIN " + tableText + " AS " + alias
+                + " ON " + alias + "." + quote(def.keyColumn()) + " = " + proposed(def.keyColumn());
+    }
+
+    /** DO NOTHING: an INSERT of the proposed rows whose key is not in the table. */
+    private String insertAbsent(TableDef def, String tableText, List<String> columns, List<List<String>> rowItems)
+            throws SqlError {
+        String alias = quote(def.name());
+        String value = columns.contains(def.valueColumn()) ? proposed(def.valueColumn()) : "NULL";
+        // The rows as a derived table (a WITH query here trips a Calcite type check); no parameter precedes them.
+        return "INSERT INTO " + tableText + " (" + quote(def.keyColumn()) + ", " + quote(def.valueColumn()) + ")"
+                + " SELECT " + proposed(def.keyColumn()) + ", " + value + " FROM ("
+                + rowsQuery(def, columns, rowItems) + ") AS " + NEW + " (" + proposedColumns(columns) + ") LEFT JOIN " + tableText + " AS " + alias + " ON " + alias + "."
+                + quote(def.keyColumn()) + " = " + proposed(def.keyColumn()) + " WHERE " + alias + "."
+                + quote(def.keyColumn()) + " IS NULL";
+    }
+
+    /**
+     * {@code WITH EXCLUDED (cols) AS (VALUES ...)}, each item cast to its column's type so that parameters
+     * have one (lengths are left to the write, which fails with 22001 rather than truncating). Written first
+     * so that the rows' parameters keep their place before the update's.
+     */
+    private String proposedRows(TableDef def, List<String> columns, List<List<String>> rowItems) throws SqlError {
+        return "WITH " + NEW + " (" + proposedColumns(columns) + ") AS (" + rowsQuery(def, columns, rowItems) + ")";
+    }
+
+    private static String proposedColumns(List<String> columns) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < columns.size(); i++) {
+            b.append(i == 0 ? "" : ", ").append(proposedColumn(columns.get(i)));
+        }
+        return b.toString();
+    }
+
+    /** {@code VALUES (...), ...} with each item cast to its column's type. */
+    private String rowsQuery(TableDef def, List<String> columns, List<List<String>> rowItems) throws SqlError {
+        StringBuilder b = new StringBuilder("VALUES ");
+        for (int r = 0; r < rowItems.size(); r++) {
+            List<String> row = rowItems.get(r);
+            if (row.size() != columns.size()) {
+                throw new SqlError(SqlState.SYNTAX_ERROR, "row " + (r + 1) + " of the upsert has " + row.size()
+                        + " values for " + columns.size() + " columns");
+            }
+            b.append(r == 0 ? "(" : ", (");
+            for (int i = 0; i < row.size(); i++) {
+                boolean key = columns.get(i).equals(def.keyColumn());
+                if (!key && !columns.get(i).equals(def.valueColumn())) {
+                    throw new SqlError(SqlState.COLUMN_NOT_FOUND, "column " + columns.get(i)
+                            + " is not a column of " + def.qualifiedName());
+                }
+                ColumnType type = key ? def.keyType() : def.valueType();
+                String typeName = type.hasLength() ? type.name()
+                        : key ? def.keyDeclaration() : def.valueDeclaration();
+                b.append(i == 0 ? "" : ", ").append("CAST(").append(row.get(i)).append(" AS ").append(typeName)
+                        .append(')');
+            }
+            b.append(')');
+        }
+        return b.toString();
+    }
+
+    /** The items of {@code (a, b), (c, d)} between pieces {@code from} and {@code to}, as text. */
+    private List<List<String>> rowItems(int from, int to) throws SqlError {
+        List<List<String>> rows = new ArrayList<>();
+        int i = from;
+        while (i < to) {
+            if (!pieces.get(i).isSymbol('(')) {
+                throw new SqlError(SqlState.SYNTAX_ERROR, "an upsert takes VALUES (...), (...) rows; found '"
+                        + pieces.get(i).text() + "'");
+            }
+            List<String> items = new ArrayList<>();
+            int depth = 0;
+            int itemStart = i + 1;
+            for (i = i + 1; i < to; i++) {
+                Piece p = pieces.get(i);
+                if (depth == 0 && (p.isSymbol(',') || p.isSymbol(')'))) {
+                    items.add(sql.substring(pieces.get(itemStart).start(), pieces.get(i - 1).end()));
+                    itemStart = i + 1;
+                    if (p.isSymbol(')')) {
+                        break;
+                    }
+                } else {
+                    depth += p.isSymbol('(') ? 1 : p.isSymbol(')') ? -1 : 0;
+                }
+            }
+            rows.add(items);
+            i++;
+            if (i < to && pieces.get(i).isSymbol(',')) {
+                i++;
+            }
+        }
+        return rows;
+    }
+
+    /** The text of pieces [from, to) with {@code EXCLUDED.col} and {@code VALUES(col)} naming the proposed row. */
+    private String proposedReferences(int from, int to, TableDef def) {
+        StringBuilder b = new StringBuilder();
+        int copied = pieces.get(from).start();
+        for (int i = from; i < to; i++) {
+            Piece p = pieces.get(i);
+            int end = -1;
+            String column = null;
+            if (p.is("EXCLUDED") && i + 2 < to && pieces.get(i + 1).isSymbol('.')) {
+                column = pieces.get(i + 2).name();
+                end = i + 2;
+            } else if (p.is("VALUES") && i + 3 < to && pieces.get(i + 1).isSymbol('(')
+                    && pieces.get(i + 3).isSymbol(')')) {
+                column = pieces.get(i + 2).name();
+                end = i + 3;
+            }
+            if (column != null) {
+                b.append(sql, copied, p.start()).append(proposed(column));
+                copied = pieces.get(end).end();
+                i = end;
+            }
+        }
+        return b.append(sql, copied, pieces.get(to - 1).end()).toString();
+    }
+
+    /**
+     * The proposed row's column {@code column}. Its columns are renamed so that a bare column name in the
+     * update is the stored row's (as MySQL reads it) rather than ambiguous.
+     */
+    private static String proposed(String column) {
+        return NEW + "." + proposedColumn(column);
+    }
+
+    private static String proposedColumn(String column) {
+        return quote(column + "$NEW");
+    }
+
+    private static String quote(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
+    }
+
+    private Piece peek() {
+        return pos < pieces.size() ? pieces.get(pos) : new Piece("", false, false, sql.length(), sql.length());
+    }
+
+    private Piece next() throws SqlError {
+        if (pos >= pieces.size()) {
+            throw syntax("more");
+        }
+        return pieces.get(pos++);
+    }
+
+    private boolean accept(String word) {
+        if (peek().is(word)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private boolean accept(char symbol) {
+        if (peek().isSymbol(symbol)) {
+            pos++;
+            return true;
+        }
+        return false;
+    }
+
+    private void expect(String token) throws SqlError {
+        Piece p = peek();
+        if (!(token.length() == 1 && !Character.isLetter(token.charAt(0)) ? p.isSymbol(token.charAt(0)) : p.is(token))) {
+            throw syntax(token);
+        }
+        pos++;
+    }
+
+    private boolean atEnd() {
+        while (pos < pieces.size() && pieces.get(pos).isSymbol(';')) {
+            pos++;
+        }
+        return pos >= pieces.size();
+    }
+
+    private void expectEnd() throws SqlError {
+        if (!atEnd()) {
+            throw syntax("end of statement");
+        }
+    }
+
+    private SqlError syntax(String expected) {
+        Piece p = peek();
+        return new SqlError(SqlState.SYNTAX_ERROR, "syntax error at position " + (p.start() + 1) + ": expected "
+                + expected + ", found " + (pos >= pieces.size() ? "end of statement" : "'" + p.text() + "'"));
+    }
+
+    /** Splits {@code sql} into pieces; strings and quoted names are one piece each. Null if a quote is open. */
+    private static List<Piece> scan(String sql) {
+        List<Piece> out = new ArrayList<>();
+        int n = sql.length();
+        int i = 0;
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) {
+                    return null;
+                }
+                i = end + 2;
+            } else if (c == '\'' || c == '"') {
+                int start = i;
+                StringBuilder text = new StringBuilder();
+                i++;
+                while (true) {
+                    int end = sql.indexOf(c, i);
+                    if (end < 0) {
+                        return null;
+                    }
+                    text.append(sql, i, end);
+                    if (end + 1 < n && sql.charAt(end + 1) == c) {
+                        text.append(c);
+                        i = end + 2;
+                    } else {
+                        i = end + 1;
+                        break;
+                    }
+                }
+                out.add(new Piece(c == '"' ? text.toString() : sql.substring(start, i), false, c == '"', start, i));
+            } else if (Character.isLetterOrDigit(c) || c == '_') {
+                int start = i;
+                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
+                        || sql.charAt(i) == '$')) {
+                    i++;
+                }
+                out.add(new Piece(sql.substring(start, i), Character.isLetter(c) || c == '_', false, start, i));
+            } else {
+                out.add(new Piece(String.valueOf(c), false, false, i, i + 1));
+                i++;
+            }
+        }
+        return out;
+    }
+}
