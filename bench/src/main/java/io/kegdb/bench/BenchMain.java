@@ -28,7 +28,8 @@ public final class BenchMain {
                 System.err.println("       java -jar kegdb-bench.jar jmh [JMH options] (JMH benchmarks; jmh -h)");
                 System.err.println("       java -jar kegdb-bench.jar sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N]"
                         + " [--only kegdb,sqlite,h2] [--dir DIR] (SQL shapes vs SQLite and H2)");
-                System.err.println("       java -jar kegdb-bench.jar txn [options]     (contended updates on KegDB, H2, SQLite; txn --help)");
+                System.err.println("       java -jar kegdb-bench.jar txn [--table] [options] (contended updates on KegDB, H2, SQLite;"
+                        + " --table: the anomaly table; txn --help)");
                 System.exit(2);
             }
         }

@@ -5,13 +5,9 @@ import com.alipay.sofa.jraft.core.DefaultJRaftServiceFactory;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.RaftGroupClient;
-import io.kegdb.raft.RaftNode;
-import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -119,31 +115,16 @@ public final class ClusterBench {
 
     private static List<Result> run(String label, JRaftServiceFactory factory, Path dir, int seconds, int threads,
                                     int valueBytes) throws Exception {
-        List<String> addresses = new ArrayList<>();
-        for (int i = 0; i < 3; i++) {
-            addresses.add("127.0.0.1:" + freePort());
-        }
-        String peers = String.join(",", addresses);
-        List<RaftNode> nodes = new ArrayList<>();
-        try {
-            for (int i = 0; i < 3; i++) {
-                nodes.add(RaftNode.start(RaftNodeOptions.builder()
-                        .dir(dir.resolve("node-" + i)).group(GROUP).self(addresses.get(i)).peers(peers)
-                        .electionTimeoutMs(1000).serviceFactory(factory).build()));
-            }
-            try (KvStore client = RaftGroupClient.connect(GROUP, peers, Duration.ofSeconds(30))) {
-                byte[] value = new byte[valueBytes];
-                ThreadLocalRandom.current().nextBytes(value);
-                client.put(key(0), value, Durability.SYNC); // waits for a leader
-                phase(client, threads, 2, true, value); // fills the connection pools and caches
-                Result puts = phase(client, threads, seconds, true, value).as(label, "put");
-                Result gets = phase(client, threads, seconds, false, value).as(label, "get (linearizable)");
-                return List.of(puts, gets);
-            }
-        } finally {
-            for (RaftNode n : nodes) {
-                n.close();
-            }
+        try (LocalCluster cluster = LocalCluster.start(dir, GROUP,
+                b -> b.electionTimeoutMs(1000).serviceFactory(factory));
+             KvStore client = RaftGroupClient.connect(GROUP, cluster.peers(), Duration.ofSeconds(30))) {
+            byte[] value = new byte[valueBytes];
+            ThreadLocalRandom.current().nextBytes(value);
+            client.put(key(0), value, Durability.SYNC); // waits for a leader
+            phase(client, threads, 2, true, value); // fills the connection pools and caches
+            Result puts = phase(client, threads, seconds, true, value).as(label, "put");
+            Result gets = phase(client, threads, seconds, false, value).as(label, "get (linearizable)");
+            return List.of(puts, gets);
         }
     }
 
@@ -194,12 +175,6 @@ public final class ClusterBench {
 
     private static byte[] key(int i) {
         return String.format("key%08d", i).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
     }
 
     private static void deleteTree(Path root) throws IOException {
