@@ -75,7 +75,8 @@ class DbeaverMetadataCrawlTest {
 
             // 2. type info, ordered by DATA_TYPE
             List<Map<String, Object>> types = rows(md.getTypeInfo());
-            assertEquals(List.of("BIGINT", "VARBINARY", "VARCHAR"), types.stream().map(r -> r.get("TYPE_NAME")).toList());
+            assertEquals(List.of("BIGINT", "VARBINARY", "DECIMAL", "INTEGER", "DOUBLE", "VARCHAR", "BOOLEAN", "DATE", "TIMESTAMP"),
+                    types.stream().map(r -> r.get("TYPE_NAME")).toList());
             assertEquals(Types.BIGINT, types.get(0).get("DATA_TYPE"));
 
             // 3. transactions

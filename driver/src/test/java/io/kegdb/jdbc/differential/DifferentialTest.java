@@ -16,14 +16,15 @@ import static org.junit.jupiter.api.Assertions.fail;
  * random SELECTs ({@link SelectGenerator}) whose answers must be the same. A mismatch is shrunk
  * ({@link CaseMinimizer}) and reported with the seed, the tables and the statement.
  *
- * <p>A normal build runs about 3,000 statements (at most 45 s); {@code -Pstress} (kegdb.stress=true) 60,000 (at most
- * 20 minutes). The seed is new every run and printed; {@code -Dkegdb.differential.seed=N} replays one.
+ * <p>A normal build runs 2,000 statements (about 45 s on two busy cores); {@code -Pstress} (kegdb.stress=true)
+ * 60,000 (at most 20 minutes). The seed is new every run and printed; {@code -Dkegdb.differential.seed=N} replays one.
  */
 class DifferentialTest {
 
     private static final boolean STRESS = Boolean.getBoolean("kegdb.stress");
-    private static final int STATEMENTS = STRESS ? 60_000 : 3_000;
-    private static final long BUDGET_NANOS = STRESS ? TimeUnit.MINUTES.toNanos(20) : TimeUnit.SECONDS.toNanos(45);
+    private static final int STATEMENTS = STRESS ? 60_000 : 2_000;
+    /** A bound on a stuck run, not a goal: a slow machine runs the same statements, only later. */
+    private static final long BUDGET_NANOS = TimeUnit.MINUTES.toNanos(STRESS ? 20 : 10);
     private static final int STATEMENTS_PER_ROUND = 150;
     /** Mismatches shrunk and reported in full; further ones are only counted. */
     private static final int REPORTED = 5;
