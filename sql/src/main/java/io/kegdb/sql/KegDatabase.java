@@ -14,6 +14,7 @@ import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.direct.LiteralParameters;
+import io.kegdb.sql.direct.MergeRewrite;
 import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
@@ -122,6 +123,9 @@ final class KegDatabase implements SqlDatabase {
         }
         Catalog.Snapshot snapshot = catalog.snapshot();
         String upsert = UpsertRewrite.rewrite(sql, snapshot, defaultSchema);
+        if (upsert == null) {
+            upsert = MergeRewrite.rewrite(sql, snapshot, defaultSchema);
+        }
         if (upsert != null) {
             return plan(upsert, defaultSchema, deadline);
         }

@@ -3,12 +3,10 @@ package io.kegdb.sql.direct;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Rewrites the upserts data-access libraries send into statements KegDB runs, keeping the order of the
@@ -24,34 +22,13 @@ import java.util.Locale;
  * In {@code expr}, {@code t.col} and a bare column name are the stored row, {@code EXCLUDED.col} and
  * {@code VALUES(col)} the proposed one.
  */
-public final class UpsertRewrite {
+public final class UpsertRewrite extends RewriteParser {
 
     /** The proposed row, as the rewritten statements name it. */
     private static final String NEW = "EXCLUDED";
 
-    private final String sql;
-    private final List<Piece> pieces;
-    private int pos;
-
-    /** A word, quoted name, string, number or symbol of the statement, with where it starts and ends. */
-    private record Piece(String text, boolean word, boolean quoted, int start, int end) {
-        boolean is(String w) {
-            return word && text.equalsIgnoreCase(w);
-        }
-
-        boolean isSymbol(char c) {
-            return !word && !quoted && text.length() == 1 && text.charAt(0) == c;
-        }
-
-        /** The identifier it names: upper-cased unless quoted. */
-        String name() {
-            return quoted ? text : text.toUpperCase(Locale.ROOT);
-        }
-    }
-
     private UpsertRewrite(String sql, List<Piece> pieces) {
-        this.sql = sql;
-        this.pieces = pieces;
+        super(sql, pieces);
     }
 
     /** The rewritten statement if {@code sql} is one of the upsert forms, else null. */
@@ -65,15 +42,6 @@ public final class UpsertRewrite {
         }
         int clause = clauseStart(pieces);
         return clause < 0 ? null : new UpsertRewrite(sql, pieces).rewrite(clause, catalog, schema);
-    }
-
-    private static boolean mentions(String sql, String word) {
-        for (int i = 0; i + word.length() <= sql.length(); i++) {
-            if (sql.regionMatches(true, i, word, 0, word.length())) {
-                return true;
-            }
-        }
-        return false;
     }
 
     /** Index of the top-level {@code ON CONFLICT} or {@code ON DUPLICATE KEY UPDATE}, or -1. */
@@ -92,20 +60,12 @@ public final class UpsertRewrite {
     private String rewrite(int clause, Catalog.Snapshot catalog, String schema) throws SqlError {
         pos = 1;
         expect("INTO");
-        int tableStart = pos;
-        Piece first = next();
-        String tableSchema = schema;
-        String tableName = first.name();
-        if (peek().isSymbol('.')) {
-            pos++;
-            tableSchema = tableName;
-            tableName = next().name();
-        }
-        String tableText = sql.substring(pieces.get(tableStart).start(), pieces.get(pos - 1).end());
-        TableDef def = catalog.find(tableSchema, tableName);
-        if (def == null) {
+        TableRef table = table(catalog, schema);
+        if (table == null) {
             return null; // Calcite reports the unknown table
         }
+        TableDef def = table.def();
+        String tableText = table.text();
         List<String> columns = new ArrayList<>();
         if (peek().isSymbol('(')) {
             pos++;
@@ -123,7 +83,7 @@ public final class UpsertRewrite {
         }
         int insertEnd = pieces.get(pos - 1).end();
         expect("VALUES");
-        String rows = sql.substring(pieces.get(pos).start(), pieces.get(clause - 1).end());
+        String rows = text(pos, clause);
         List<List<String>> rowItems = rowItems(pos, clause);
         pos = clause + 1;
         String assignment;
@@ -178,7 +138,7 @@ public final class UpsertRewrite {
         if (assignment.equals(proposedValue)) {
             return "UPSERT" + sql.substring(pieces.get(0).end(), insertEnd) + " VALUES " + rows;
         }
-        String alias = quote(tableName);
+        String alias = quote(def.name());
         return "UPSERT INTO " + tableText + " (" + quote(def.keyColumn()) + ", " + quote(def.valueColumn()) + ") "
                 + proposedRows(def, columns, rowItems) + " SELECT " + proposed(def.keyColumn())
                 + ", CASE WHEN " + alias + "." + quote(def.keyColumn()) + " IS NULL THEN " + proposedValue
@@ -232,48 +192,13 @@ public final class UpsertRewrite {
                     throw new SqlError(SqlState.COLUMN_NOT_FOUND, "column " + columns.get(i)
                             + " is not a column of " + def.qualifiedName());
                 }
-                ColumnType type = key ? def.keyType() : def.valueType();
-                String typeName = type.hasLength() ? type.name()
-                        : key ? def.keyDeclaration() : def.valueDeclaration();
+                String typeName = castType(def, key);
                 b.append(i == 0 ? "" : ", ").append("CAST(").append(row.get(i)).append(" AS ").append(typeName)
                         .append(')');
             }
             b.append(')');
         }
         return b.toString();
-    }
-
-    /** The items of {@code (a, b), (c, d)} between pieces {@code from} and {@code to}, as text. */
-    private List<List<String>> rowItems(int from, int to) throws SqlError {
-        List<List<String>> rows = new ArrayList<>();
-        int i = from;
-        while (i < to) {
-            if (!pieces.get(i).isSymbol('(')) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "an upsert takes VALUES (...), (...) rows; found '"
-                        + pieces.get(i).text() + "'");
-            }
-            List<String> items = new ArrayList<>();
-            int depth = 0;
-            int itemStart = i + 1;
-            for (i = i + 1; i < to; i++) {
-                Piece p = pieces.get(i);
-                if (depth == 0 && (p.isSymbol(',') || p.isSymbol(')'))) {
-                    items.add(sql.substring(pieces.get(itemStart).start(), pieces.get(i - 1).end()));
-                    itemStart = i + 1;
-                    if (p.isSymbol(')')) {
-                        break;
-                    }
-                } else {
-                    depth += p.isSymbol('(') ? 1 : p.isSymbol(')') ? -1 : 0;
-                }
-            }
-            rows.add(items);
-            i++;
-            if (i < to && pieces.get(i).isSymbol(',')) {
-                i++;
-            }
-        }
-        return rows;
     }
 
     /** The text of pieces [from, to) with {@code EXCLUDED.col} and {@code VALUES(col)} naming the proposed row. */
@@ -311,116 +236,5 @@ public final class UpsertRewrite {
 
     private static String proposedColumn(String column) {
         return quote(column + "$NEW");
-    }
-
-    private static String quote(String name) {
-        return '"' + name.replace("\"", "\"\"") + '"';
-    }
-
-    private Piece peek() {
-        return pos < pieces.size() ? pieces.get(pos) : new Piece("", false, false, sql.length(), sql.length());
-    }
-
-    private Piece next() throws SqlError {
-        if (pos >= pieces.size()) {
-            throw syntax("more");
-        }
-        return pieces.get(pos++);
-    }
-
-    private boolean accept(String word) {
-        if (peek().is(word)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private boolean accept(char symbol) {
-        if (peek().isSymbol(symbol)) {
-            pos++;
-            return true;
-        }
-        return false;
-    }
-
-    private void expect(String token) throws SqlError {
-        Piece p = peek();
-        if (!(token.length() == 1 && !Character.isLetter(token.charAt(0)) ? p.isSymbol(token.charAt(0)) : p.is(token))) {
-            throw syntax(token);
-        }
-        pos++;
-    }
-
-    private boolean atEnd() {
-        while (pos < pieces.size() && pieces.get(pos).isSymbol(';')) {
-            pos++;
-        }
-        return pos >= pieces.size();
-    }
-
-    private void expectEnd() throws SqlError {
-        if (!atEnd()) {
-            throw syntax("end of statement");
-        }
-    }
-
-    private SqlError syntax(String expected) {
-        Piece p = peek();
-        return new SqlError(SqlState.SYNTAX_ERROR, "syntax error at position " + (p.start() + 1) + ": expected "
-                + expected + ", found " + (pos >= pieces.size() ? "end of statement" : "'" + p.text() + "'"));
-    }
-
-    /** Splits {@code sql} into pieces; strings and quoted names are one piece each. Null if a quote is open. */
-    private static List<Piece> scan(String sql) {
-        List<Piece> out = new ArrayList<>();
-        int n = sql.length();
-        int i = 0;
-        while (i < n) {
-            char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                if (end < 0) {
-                    return null;
-                }
-                i = end + 2;
-            } else if (c == '\'' || c == '"') {
-                int start = i;
-                StringBuilder text = new StringBuilder();
-                i++;
-                while (true) {
-                    int end = sql.indexOf(c, i);
-                    if (end < 0) {
-                        return null;
-                    }
-                    text.append(sql, i, end);
-                    if (end + 1 < n && sql.charAt(end + 1) == c) {
-                        text.append(c);
-                        i = end + 2;
-                    } else {
-                        i = end + 1;
-                        break;
-                    }
-                }
-                out.add(new Piece(c == '"' ? text.toString() : sql.substring(start, i), false, c == '"', start, i));
-            } else if (Character.isLetterOrDigit(c) || c == '_') {
-                int start = i;
-                while (i < n && (Character.isLetterOrDigit(sql.charAt(i)) || sql.charAt(i) == '_'
-                        || sql.charAt(i) == '$')) {
-                    i++;
-                }
-                out.add(new Piece(sql.substring(start, i), Character.isLetter(c) || c == '_', false, start, i));
-            } else {
-                out.add(new Piece(String.valueOf(c), false, false, i, i + 1));
-                i++;
-            }
-        }
-        return out;
     }
 }
