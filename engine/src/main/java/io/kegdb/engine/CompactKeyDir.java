@@ -38,6 +38,8 @@ final class CompactKeyDir implements KeyDir {
 
     private static final int OPTIMISTIC_TRIES = 3;
     private static final int CURSOR_BATCH = 64;
+    /** A cursor's first batch: scans under a small LIMIT copy no more keys than they are likely to use. */
+    private static final int FIRST_CURSOR_BATCH = 8;
     private static final long MIN_WASTE_TO_REBUILD = 1L << 20;
 
     private final StampedLock lock = new StampedLock();
@@ -289,6 +291,8 @@ final class CompactKeyDir implements KeyDir {
         private final byte[][] keys = new byte[CURSOR_BATCH][];
         private final long[] locations = new long[CURSOR_BATCH];
         private int count;
+        /** Keys the next batch collects: doubles from FIRST_CURSOR_BATCH up to CURSOR_BATCH. */
+        private int batch = FIRST_CURSOR_BATCH;
         private int position = -1;
         private boolean exhausted;
         /** Whether the batch being collected reached the end of the range. */
@@ -355,6 +359,7 @@ final class CompactKeyDir implements KeyDir {
             if (count > 0) {
                 last = keys[count - 1];
             }
+            batch = Math.min(batch * 2, CURSOR_BATCH);
         }
 
         /** Fills the batch; false if the optimistic {@code stamp} (0 under the read lock) went stale. */
@@ -379,7 +384,7 @@ final class CompactKeyDir implements KeyDir {
                 i = s >= 0 ? (last != null ? s + 1 : s) : -(s + 1);
             }
             int hops = 0;
-            while (count < CURSOR_BATCH) {
+            while (count < batch) {
                 if (i >= leaf.count) {
                     leaf = leaf.next;
                     i = 0;
@@ -418,7 +423,7 @@ final class CompactKeyDir implements KeyDir {
                 i = (s >= 0 ? s : -(s + 1)) - 1;
             }
             int hops = 0;
-            while (count < CURSOR_BATCH) {
+            while (count < batch) {
                 if (i < 0) {
                     leaf = leaf.prev;
                     if (leaf == null) {

@@ -114,7 +114,8 @@ final class KegDatabase implements SqlDatabase {
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema, deadline));
         }
-        List<Lexer.Token> tokens = Lexer.tokens(sql);
+        List<Lexer.Token> allTokens = Lexer.allTokens(sql);
+        List<Lexer.Token> tokens = Lexer.subset(allTokens);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
         }
@@ -128,7 +129,7 @@ final class KegDatabase implements SqlDatabase {
         if (plan != null) {
             return plan;
         }
-        LiteralParameters literals = LiteralParameters.of(sql);
+        LiteralParameters literals = LiteralParameters.of(sql, allTokens);
         if (literals != null) {
             plan = sharedPlan(literals, snapshot.version(), defaultSchema, deadline);
             if (plan != null) {
