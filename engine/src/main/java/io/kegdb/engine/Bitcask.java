@@ -205,6 +205,39 @@ public final class Bitcask implements KvStore {
         return new Scan(keyDir.cursor(fromInclusive, toExclusive, true));
     }
 
+    /** Walks the keydir's ordered index alone: no value is read. */
+    @Override
+    public KeyIterator scanKeys(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+        checkOpen();
+        KeyDir.Cursor cursor = keyDir.cursor(fromInclusive, toExclusive, descending);
+        return new KeyIterator() {
+            /** Whether the cursor stands on a key not yet returned; null until looked. */
+            private Boolean ahead;
+
+            @Override
+            public boolean hasNext() {
+                if (ahead == null) {
+                    ahead = cursor.next();
+                }
+                return ahead;
+            }
+
+            @Override
+            public byte[] next() {
+                if (!hasNext()) {
+                    throw new NoSuchElementException();
+                }
+                ahead = null;
+                return cursor.key();
+            }
+
+            @Override
+            public void close() {
+                ahead = Boolean.FALSE;
+            }
+        };
+    }
+
     /** Counts the keydir's ordered index alone: no value is read. */
     @Override
     public long countKeys(byte[] fromInclusive, byte[] toExclusive) {
