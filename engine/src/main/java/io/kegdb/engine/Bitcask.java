@@ -242,12 +242,7 @@ public final class Bitcask implements KvStore {
     @Override
     public long countKeys(byte[] fromInclusive, byte[] toExclusive) {
         checkOpen();
-        KeyDir.Cursor cursor = keyDir.cursor(fromInclusive, toExclusive, false);
-        long n = 0;
-        while (cursor.next()) {
-            n++;
-        }
-        return n;
+        return keyDir.count(fromInclusive, toExclusive);
     }
 
     /** Reads values for a keydir cursor; a key deleted while the scan runs is skipped. */
