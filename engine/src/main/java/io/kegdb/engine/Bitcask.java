@@ -207,16 +207,19 @@ public final class Bitcask implements KvStore {
         return new KeyDirScan(keyDir.cursor(fromInclusive, toExclusive, true), this::readAt);
     }
 
+    /** Walks the keydir's ordered index alone: no value is read. */
+    @Override
+    public KeyIterator scanKeys(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+        checkOpen();
+        KeyDir.Cursor cursor = keyDir.cursor(fromInclusive, toExclusive, descending);
+        return new KeyDirKeyScan(cursor);
+    }
+
     /** Counts the keydir's ordered index alone: no value is read. */
     @Override
     public long countKeys(byte[] fromInclusive, byte[] toExclusive) {
         checkOpen();
-        KeyDir.Cursor cursor = keyDir.cursor(fromInclusive, toExclusive, false);
-        long n = 0;
-        while (cursor.next()) {
-            n++;
-        }
-        return n;
+        return keyDir.count(fromInclusive, toExclusive);
     }
 
     /** The value at {@code loc}, or (for a scan) the key's current value if merge moved it meanwhile. */

@@ -38,6 +38,8 @@ final class CompactKeyDir implements KeyDir {
 
     private static final int OPTIMISTIC_TRIES = 3;
     private static final int CURSOR_BATCH = 64;
+    /** A cursor's first batch: scans under a small LIMIT copy no more keys than they are likely to use. */
+    private static final int FIRST_CURSOR_BATCH = 8;
     private static final long MIN_WASTE_TO_REBUILD = 1L << 20;
 
     private final StampedLock lock = new StampedLock();
@@ -279,6 +281,67 @@ final class CompactKeyDir implements KeyDir {
     }
 
     /**
+     * Counts without copying a key: the positions of both bounds in the ordered index, and the leaf sizes in
+     * between (one optimistic read, the read lock if writes keep tearing it).
+     */
+    @Override
+    public long count(byte[] fromInclusive, byte[] toExclusive) {
+        if (fromInclusive != null && toExclusive != null && Arrays.compareUnsigned(fromInclusive, toExclusive) >= 0) {
+            return 0;
+        }
+        for (int attempt = 0; attempt < OPTIMISTIC_TRIES; attempt++) {
+            long stamp = lock.tryOptimisticRead();
+            if (stamp == 0) {
+                Thread.onSpinWait();
+                continue;
+            }
+            long n;
+            try {
+                n = countIn(order, fromInclusive, toExclusive, stamp);
+            } catch (RuntimeException torn) {
+                n = -1;
+            }
+            if (n >= 0 && lock.validate(stamp)) {
+                return n;
+            }
+        }
+        long stamp = lock.readLock();
+        try {
+            return countIn(order, fromInclusive, toExclusive, 0);
+        } finally {
+            lock.unlockRead(stamp);
+        }
+    }
+
+    /** Keys in [from, to) of {@code tree}; -1 if the optimistic {@code stamp} (0 under the read lock) went stale. */
+    private long countIn(KeyOrderIndex tree, byte[] from, byte[] to, long stamp) {
+        KeyOrderIndex.Leaf leaf = from == null ? tree.firstLeaf() : tree.leafFor(from);
+        int i = from == null ? 0 : insertionPoint(tree, leaf, from);
+        KeyOrderIndex.Leaf endLeaf = to == null ? null : tree.leafFor(to);
+        int endIndex = to == null ? 0 : insertionPoint(tree, endLeaf, to);
+        long n = 0;
+        int hops = 0;
+        while (leaf != null) {
+            if (leaf == endLeaf) {
+                return n + Math.max(0, endIndex - i);
+            }
+            n += Math.max(0, leaf.count - i);
+            i = 0;
+            leaf = leaf.next;
+            if (++hops % 1024 == 0 && stamp != 0 && !lock.validate(stamp)) {
+                return -1; // a long walk: make sure it is not a torn loop
+            }
+        }
+        return n;
+    }
+
+    /** The index of the first key at or above {@code key} in {@code leaf}. */
+    private static int insertionPoint(KeyOrderIndex tree, KeyOrderIndex.Leaf leaf, byte[] key) {
+        int s = tree.search(leaf, key);
+        return s >= 0 ? s : -(s + 1);
+    }
+
+    /**
      * Copies up to {@link #CURSOR_BATCH} entries per optimistic read, re-finding its place after the last
      * key it returned (O(log n)) for each batch, so writes between batches are seen or not, never torn.
      */
@@ -289,6 +352,8 @@ final class CompactKeyDir implements KeyDir {
         private final byte[][] keys = new byte[CURSOR_BATCH][];
         private final long[] locations = new long[CURSOR_BATCH];
         private int count;
+        /** Keys the next batch collects: doubles from FIRST_CURSOR_BATCH up to CURSOR_BATCH. */
+        private int batch = FIRST_CURSOR_BATCH;
         private int position = -1;
         private boolean exhausted;
         /** Whether the batch being collected reached the end of the range. */
@@ -355,6 +420,7 @@ final class CompactKeyDir implements KeyDir {
             if (count > 0) {
                 last = keys[count - 1];
             }
+            batch = Math.min(batch * 2, CURSOR_BATCH);
         }
 
         /** Fills the batch; false if the optimistic {@code stamp} (0 under the read lock) went stale. */
@@ -379,7 +445,7 @@ final class CompactKeyDir implements KeyDir {
                 i = s >= 0 ? (last != null ? s + 1 : s) : -(s + 1);
             }
             int hops = 0;
-            while (count < CURSOR_BATCH) {
+            while (count < batch) {
                 if (i >= leaf.count) {
                     leaf = leaf.next;
                     i = 0;
@@ -418,7 +484,7 @@ final class CompactKeyDir implements KeyDir {
                 i = (s >= 0 ? s : -(s + 1)) - 1;
             }
             int hops = 0;
-            while (count < CURSOR_BATCH) {
+            while (count < batch) {
                 if (i < 0) {
                     leaf = leaf.prev;
                     if (leaf == null) {

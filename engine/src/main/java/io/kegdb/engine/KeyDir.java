@@ -46,6 +46,16 @@ interface KeyDir {
      */
     Cursor cursor(byte[] fromInclusive, byte[] toExclusive, boolean descending);
 
+    /** The number of keys {@link #cursor} would walk for these bounds; by default, a walk of one. */
+    default long count(byte[] fromInclusive, byte[] toExclusive) {
+        Cursor c = cursor(fromInclusive, toExclusive, false);
+        long n = 0;
+        while (c.next()) {
+            n++;
+        }
+        return n;
+    }
+
     /** Walks keys in order. Call {@link #next()} before reading the first entry. */
     interface Cursor {
         boolean next();

@@ -62,6 +62,15 @@ public interface KvStore extends AutoCloseable {
     KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive);
 
     /**
+     * The live keys with {@code fromInclusive <= key < toExclusive} (a null bound is open), ascending or
+     * descending, without their values where the store can avoid reading them; by default the keys of a scan.
+     */
+    default KeyIterator scanKeys(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+        return KeyIterator.of(descending ? scanDescending(fromInclusive, toExclusive)
+                : scan(fromInclusive, toExclusive));
+    }
+
+    /**
      * The number of live keys with {@code fromInclusive <= key < toExclusive} (a null bound is open). Reads
      * no values where the store can avoid it; by default it walks {@link #scan(byte[], byte[])}.
      */

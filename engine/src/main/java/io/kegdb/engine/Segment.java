@@ -160,13 +160,22 @@ final class Segment {
         } catch (IndexOutOfBoundsException e) {
             throw corrupt(offset, "record extends past the end of the segment");
         }
-        if (key != null && (keyLen != key.length
-                || !b.slice(offset + RecordFormat.HEADER_SIZE, keyLen).equals(ByteBuffer.wrap(key)))) {
+        if (key != null && (keyLen != key.length || !holdsKey(b, offset + RecordFormat.HEADER_SIZE, key))) {
             throw corrupt(offset, "record holds a different key");
         }
         byte[] value = new byte[valueLen];
         b.get(offset + RecordFormat.HEADER_SIZE + keyLen, value, 0, valueLen);
         return value;
+    }
+
+    /** Whether {@code b} holds {@code key} at {@code at}; read in place (no buffer views made per read). */
+    private static boolean holdsKey(ByteBuffer b, int at, byte[] key) {
+        for (int i = 0; i < key.length; i++) {
+            if (b.get(at + i) != key[i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The key of the record at {@code offset} (framing already known to be valid). */

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.NoSuchElementException;
 import java.util.Random;
 import java.util.TreeMap;
 
@@ -54,6 +55,34 @@ class BitcaskTest {
                 assertEquals(scanned, db.countKeys(r[0], r[1]));
             }
             assertEquals(500 - 72, db.countKeys(null, null));
+        }
+    }
+
+    @Test
+    void scanKeysReturnsTheKeysOfAScanInEitherOrder() throws IOException {
+        try (Bitcask db = Bitcask.open(dir, small())) {
+            for (int i = 0; i < 300; i++) {
+                db.put(b(String.format("k%04d", i)), b("value " + i), Durability.NO_SYNC);
+            }
+            for (int i = 0; i < 300; i += 5) {
+                db.delete(b(String.format("k%04d", i)), Durability.NO_SYNC);
+            }
+            byte[][][] ranges = {{null, null}, {b("k0100"), b("k0200")}, {b("k0290"), null}, {null, b("k0003")},
+                    {b("x"), null}, {b("k0200"), b("k0100")}};
+            for (byte[][] r : ranges) {
+                for (boolean descending : new boolean[] {false, true}) {
+                    List<String> scanned = new ArrayList<>();
+                    try (KvIterator it = descending ? db.scanDescending(r[0], r[1]) : db.scan(r[0], r[1])) {
+                        it.forEachRemaining(kv -> scanned.add(s(kv.key())));
+                    }
+                    List<String> keys = new ArrayList<>();
+                    try (KeyIterator it = db.scanKeys(r[0], r[1], descending)) {
+                        it.forEachRemaining(k -> keys.add(s(k)));
+                        assertThrows(NoSuchElementException.class, it::next);
+                    }
+                    assertEquals(scanned, keys);
+                }
+            }
         }
     }
 

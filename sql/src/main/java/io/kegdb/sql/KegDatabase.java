@@ -129,7 +129,8 @@ final class KegDatabase implements SqlDatabase {
         if (upsert != null) {
             return plan(upsert, defaultSchema, deadline);
         }
-        List<Lexer.Token> tokens = Lexer.tokens(sql);
+        List<Lexer.Token> allTokens = Lexer.allTokens(sql);
+        List<Lexer.Token> tokens = Lexer.subset(allTokens);
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
         }
@@ -142,7 +143,7 @@ final class KegDatabase implements SqlDatabase {
         if (plan != null) {
             return plan;
         }
-        LiteralParameters literals = LiteralParameters.of(sql);
+        LiteralParameters literals = LiteralParameters.of(sql, allTokens);
         if (literals != null) {
             plan = sharedPlan(literals, snapshot.version(), defaultSchema, deadline);
             if (plan != null) {

@@ -1,6 +1,7 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
@@ -18,6 +19,8 @@ final class CountingStore implements KvStore {
     final AtomicLong pairsRead = new AtomicLong();
     final AtomicLong writes = new AtomicLong();
     final AtomicLong keyCounts = new AtomicLong();
+    final AtomicLong keyScans = new AtomicLong();
+    final AtomicLong keysRead = new AtomicLong();
 
     CountingStore(KvStore delegate) {
         this.delegate = delegate;
@@ -29,11 +32,14 @@ final class CountingStore implements KvStore {
         pairsRead.set(0);
         writes.set(0);
         keyCounts.set(0);
+        keyScans.set(0);
+        keysRead.set(0);
     }
 
     /** Store calls plus pairs read: what a statement cost the store. */
     long touches() {
-        return gets.get() + scans.get() + pairsRead.get() + writes.get() + keyCounts.get();
+        return gets.get() + scans.get() + pairsRead.get() + writes.get() + keyCounts.get() + keyScans.get()
+                + keysRead.get();
     }
 
     @Override
@@ -70,6 +76,29 @@ final class CountingStore implements KvStore {
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         scans.incrementAndGet();
         return counted(delegate.scanDescending(fromInclusive, toExclusive));
+    }
+
+    @Override
+    public KeyIterator scanKeys(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
+        keyScans.incrementAndGet();
+        KeyIterator it = delegate.scanKeys(fromInclusive, toExclusive, descending);
+        return new KeyIterator() {
+            @Override
+            public boolean hasNext() {
+                return it.hasNext();
+            }
+
+            @Override
+            public byte[] next() {
+                keysRead.incrementAndGet();
+                return it.next();
+            }
+
+            @Override
+            public void close() {
+                it.close();
+            }
+        };
     }
 
     @Override

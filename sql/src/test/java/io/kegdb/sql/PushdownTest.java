@@ -92,34 +92,36 @@ class PushdownTest {
     @Test
     void rangesScanOnlyTheRange() throws SqlError {
         assertEquals(10, rows(s, "SELECT id FROM big WHERE id >= 1000 AND id < 1010").size());
-        assertEquals(1, store.scans.get());
-        assertTrue(store.pairsRead.get() <= 11, "read " + store.pairsRead);
+        assertEquals(1, store.keyScans.get());
+        assertTrue(store.keysRead.get() <= 11, "read " + store.keysRead);
+        assertEquals(0, store.pairsRead.get(), "the key alone is selected");
         store.reset();
         assertEquals(11, rows(s, "SELECT * FROM big WHERE id BETWEEN ? AND ?", 50L, 60L).size());
         assertTrue(store.pairsRead.get() <= 12, "read " + store.pairsRead);
         store.reset();
         assertEquals(List.of(row(99_998L), row(99_999L)), rows(s, "SELECT id FROM big WHERE id > 99997"));
-        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 3, "read " + store.keysRead);
         store.reset();
         assertEquals(List.of(row(0L), row(1L)), rows(s, "SELECT id FROM big WHERE id < ? ORDER BY id", 2L));
-        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 3, "read " + store.keysRead);
     }
 
     @Test
     void likePrefixScansThePrefix() throws SqlError {
         assertEquals(List.of(row("apple"), row("apricot")), rows(s, "SELECT w FROM words WHERE w LIKE 'ap%'"));
-        assertEquals(1, store.scans.get());
-        assertEquals(2, store.pairsRead.get());
+        assertEquals(1, store.keyScans.get());
+        assertEquals(2, store.keysRead.get());
+        assertEquals(0, store.pairsRead.get());
         store.reset();
         assertEquals(List.of(row("banana")), rows(s, "SELECT w FROM words WHERE w LIKE 'b%a'"));
-        assertTrue(store.pairsRead.get() <= 2, "prefix b read, the rest filtered: " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 2, "prefix b read, the rest filtered: " + store.keysRead);
         store.reset();
         // A pattern parameter: its literal start is the scanned prefix once the statement runs.
         assertEquals(List.of(row("apricot")), rows(s, "SELECT w FROM words WHERE w LIKE ?", "apr%"));
-        assertEquals(1, store.pairsRead.get());
+        assertEquals(1, store.keysRead.get());
         store.reset();
         assertEquals(List.of(row("blueberry")), rows(s, "SELECT w FROM words WHERE w LIKE ? ORDER BY w", "b_u%"));
-        assertEquals(2, store.pairsRead.get());
+        assertEquals(2, store.keysRead.get());
         store.reset();
         assertEquals(6, rows(s, "SELECT w FROM words WHERE w LIKE ?", "%").size());
         assertEquals(List.of(), rows(s, "SELECT w FROM words WHERE w LIKE ?", (Object) null));
@@ -129,21 +131,52 @@ class PushdownTest {
     void orderByKeyLimitStopsEarly() throws SqlError {
         assertEquals(List.of(row(0L), row(1L), row(2L), row(3L), row(4L)),
                 rows(s, "SELECT id FROM big ORDER BY id LIMIT 5"));
-        assertTrue(store.pairsRead.get() <= 6, "read " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 6, "read " + store.keysRead);
         store.reset();
         assertEquals(List.of(row(99_999L, "name99999"), row(99_998L, "name99998")),
                 rows(s, "SELECT * FROM big ORDER BY id DESC LIMIT 2"));
         assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
         store.reset();
         assertEquals(List.of(row(10L), row(11L)), rows(s, "SELECT id FROM big ORDER BY id LIMIT 2 OFFSET 10"));
-        assertTrue(store.pairsRead.get() <= 13, "read " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 13, "read " + store.keysRead);
         store.reset();
         assertEquals(5, rows(s, "SELECT * FROM big LIMIT ?", 5).size());
         assertTrue(store.pairsRead.get() <= 6, "read " + store.pairsRead);
         store.reset();
         assertEquals(List.of(row(599L), row(598L)),
                 rows(s, "SELECT id FROM big WHERE id < 600 ORDER BY id DESC FETCH FIRST 2 ROWS ONLY"));
-        assertTrue(store.pairsRead.get() <= 3, "read " + store.pairsRead);
+        assertTrue(store.keysRead.get() <= 3, "read " + store.keysRead);
+    }
+
+    @Test
+    void offsetSkipsKeysWithoutReadingValues() throws SqlError {
+        assertEquals(List.of(row(10_000L, "name10000"), row(10_001L, "name10001")),
+                rows(s, "SELECT id, name FROM big ORDER BY id LIMIT 2 OFFSET 10000"));
+        assertEquals(10_000, store.keysRead.get());
+        assertEquals(2, store.pairsRead.get(), "values only for the rows returned");
+        store.reset();
+        assertEquals(List.of(row(89_999L, "name89999")),
+                rows(s, "SELECT * FROM big ORDER BY id DESC LIMIT ? OFFSET ?", 1, 10_000));
+        assertEquals(10_000, store.keysRead.get());
+        assertEquals(1, store.pairsRead.get());
+        store.reset();
+        // Skipped points are presence checks; the value is read for the rows returned.
+        assertEquals(List.of(row(5L, "name5")),
+                rows(s, "SELECT * FROM big WHERE id IN (1, 3, 5, 7) ORDER BY id LIMIT 1 OFFSET 2"));
+        assertEquals(3, store.gets.get());
+        assertEquals(0, store.scans.get() + store.keyScans.get());
+        store.reset();
+        assertEquals(List.of(), rows(s, "SELECT * FROM big WHERE id BETWEEN 20 AND 30 ORDER BY id OFFSET 11"));
+        assertEquals(11, store.keysRead.get());
+        assertEquals(0, store.pairsRead.get());
+    }
+
+    @Test
+    void aScanOfTheKeyAloneReadsNoValues() throws SqlError {
+        assertEquals(List.of(row(3L), row(2L), row(1L)), rows(s, "SELECT id FROM big WHERE id < 4 AND id > 0 "
+                + "ORDER BY id DESC"));
+        assertEquals(3, store.keysRead.get());
+        assertEquals(0, store.pairsRead.get());
     }
 
     @Test
@@ -159,7 +192,8 @@ class PushdownTest {
         assertEquals(List.of(row(42L, "answer"), row(43L, "next")), rows(s,
                 "SELECT tags.id, tags.tag FROM tags JOIN big ON tags.id = big.id WHERE big.id BETWEEN 40 AND 45"
                         + " ORDER BY tags.id"));
-        assertTrue(store.pairsRead.get() <= 6 + 2, "both sides scan the range only: " + store.pairsRead);
+        assertTrue(store.pairsRead.get() + store.keysRead.get() <= 6 + 2, "both sides scan the range only: "
+                + store.pairsRead + " pairs, " + store.keysRead + " keys");
         // Conditions on both sides, one rewritten by Calcite: copied once, not back and forth.
         assertEquals(List.of(row(42L, "answer")), rows(s, "SELECT a.id, b.tag FROM big a JOIN tags b ON a.id = b.id"
                 + " WHERE NOT (a.id <> 42) AND b.tag IS NOT NULL"));
@@ -209,10 +243,10 @@ class PushdownTest {
     @Test
     void minAndMaxOfTheKeyReadOneKey() throws SqlError {
         assertEquals(List.of(row(49_999L)), rows(s, "SELECT MAX(id) FROM big WHERE id < ?", 50_000L));
-        assertEquals(1, store.pairsRead.get());
+        assertEquals(1, store.keysRead.get());
         store.reset();
         assertEquals(List.of(row(50_001L)), rows(s, "SELECT MIN(id) FROM big WHERE id > 50000"));
-        assertEquals(1, store.pairsRead.get());
+        assertEquals(1, store.keysRead.get());
         store.reset();
         assertEquals(List.of(row((Object) null)), rows(s, "SELECT MIN(id) FROM big WHERE id > 500000"));
         assertEquals(List.of(row(0L, 99_999L)), rows(s, "SELECT MIN(id), MAX(id) FROM big"));

@@ -1,5 +1,6 @@
 package io.kegdb.sql.calcite;
 
+import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.sql.SqlError;
@@ -18,6 +19,7 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
+import java.util.Arrays;
 import java.util.List;
 
 /**
@@ -92,7 +94,11 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         return n.longValue();
     }
 
-    /** Walks the ranges in order: a point is one get, an interval one ordered scan. */
+    /**
+     * Walks the ranges in order: a point is one get, an interval one ordered scan. Keys-only scans and the
+     * rows an OFFSET skips read keys alone (the store's key scan, {@code contains} for points); after the
+     * skipped keys the value scan starts right past the last one.
+     */
     private final class RangeEnumerator implements Enumerator<Object> {
         private final ExecutionContext ctx;
         private final ReadView view;
@@ -101,7 +107,11 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private long toSkip;
         private long produced;
         private int index;
-        private KvIterator it;
+        /** The rest of an interval an OFFSET stopped in, to be read before {@code bounds[index]}. */
+        private KeyPredicate.Bounds resumed;
+        /** The open interval's scan: of pairs, or of keys when keys only. */
+        private KvIterator pairs;
+        private KeyIterator keys;
         private Object current;
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, long skip, long limit) {
@@ -119,45 +129,100 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
         @Override
         public boolean moveNext() {
-            while (produced < limit) {
-                ctx.checkRow();
-                KeyValue kv = nextPair();
-                if (kv == null) {
-                    return false;
-                }
-                if (toSkip > 0) {
-                    toSkip--;
-                    continue;
-                }
-                Object key = def.decodeKey(kv.key());
-                current = keysOnly ? key : new Object[] {key, def.decodeValue(kv.value())};
-                produced++;
-                return true;
+            if (toSkip > 0) {
+                skip();
             }
-            return false;
+            if (produced >= limit) {
+                return false;
+            }
+            ctx.checkRow();
+            Object entry = nextEntry();
+            if (entry == null) {
+                return false;
+            }
+            if (entry instanceof KeyValue kv) {
+                current = new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
+            } else {
+                current = def.decodeKey((byte[]) entry);
+            }
+            produced++;
+            return true;
         }
 
-        private KeyValue nextPair() {
-            while (true) {
-                if (it != null) {
-                    if (it.hasNext()) {
-                        return it.next();
-                    }
-                    it.close();
-                    it = null;
-                }
-                if (index >= bounds.size()) {
-                    return null;
-                }
+        /** Passes over the first {@code toSkip} keys without reading their values. */
+        private void skip() {
+            while (toSkip > 0 && index < bounds.size()) {
                 KeyPredicate.Bounds b = bounds.get(index++);
                 if (b.point()) {
-                    byte[] value = view.get(b.from());
-                    if (value != null) {
-                        return new KeyValue(b.from(), value);
+                    ctx.checkRow();
+                    if (view.contains(b.from())) {
+                        toSkip--;
+                    }
+                    continue;
+                }
+                byte[] last = null;
+                try (KeyIterator skipped = view.scanKeys(b.from(), b.to(), descending)) {
+                    while (toSkip > 0 && skipped.hasNext()) {
+                        ctx.checkRow();
+                        last = skipped.next();
+                        toSkip--;
+                    }
+                    if (toSkip == 0 && skipped.hasNext()) {
+                        resumed = descending ? new KeyPredicate.Bounds(b.from(), last, false)
+                                : new KeyPredicate.Bounds(Arrays.copyOf(last, last.length + 1), b.to(), false);
+                    }
+                }
+            }
+            toSkip = 0;
+        }
+
+        /** The next pair (a KeyValue), or key alone (a byte[]) when keys only; null after the last. */
+        private Object nextEntry() {
+            while (true) {
+                if (pairs != null && pairs.hasNext()) {
+                    return pairs.next();
+                }
+                if (keys != null && keys.hasNext()) {
+                    return keys.next();
+                }
+                closeScans();
+                KeyPredicate.Bounds b;
+                if (resumed != null) {
+                    b = resumed;
+                    resumed = null;
+                } else if (index < bounds.size()) {
+                    b = bounds.get(index++);
+                } else {
+                    return null;
+                }
+                if (b.point()) {
+                    Object entry = keysOnly ? (view.contains(b.from()) ? b.from() : null) : pair(b.from());
+                    if (entry != null) {
+                        return entry;
                     }
                 } else {
-                    it = view.scan(b.from(), b.to(), descending);
+                    if (keysOnly) {
+                        keys = view.scanKeys(b.from(), b.to(), descending);
+                    } else {
+                        pairs = view.scan(b.from(), b.to(), descending);
+                    }
                 }
+            }
+        }
+
+        private KeyValue pair(byte[] key) {
+            byte[] value = view.get(key);
+            return value == null ? null : new KeyValue(key, value);
+        }
+
+        private void closeScans() {
+            if (pairs != null) {
+                pairs.close();
+                pairs = null;
+            }
+            if (keys != null) {
+                keys.close();
+                keys = null;
             }
         }
 
@@ -168,10 +233,8 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
         @Override
         public void close() {
-            if (it != null) {
-                it.close();
-                it = null;
-            }
+            closeScans();
+            resumed = null;
             index = bounds.size();
         }
     }

@@ -34,19 +34,43 @@ public final class Lexer {
 
     /** The tokens of {@code sql} ending with END, or null if it holds something outside the subset. */
     public static List<Token> tokens(String sql) {
-        return tokens(sql, false);
+        return subset(allTokens(sql));
     }
 
     /**
-     * The tokens of any statement: like {@link #tokens(String)}, but numbers may have a fraction or an
-     * exponent, any other character is a symbol, and {@code <= >= <> != ||} are one symbol each. Null only
-     * for an unterminated quote or comment or a number run into a name.
+     * {@code all} (from {@link #allTokens}) if it lies in the subset KegDB parses itself (whole numbers, the
+     * symbols {@code (),=*;.-}), else null: one tokenizing pass serves both the subset and literal taking.
      */
-    static List<Token> allTokens(String sql) {
-        return tokens(sql, true);
+    public static List<Token> subset(List<Token> all) {
+        if (all == null) {
+            return null;
+        }
+        for (Token t : all) {
+            if (t.kind() == Kind.SYMBOL && (t.text().length() != 1 || SUBSET_SYMBOLS.indexOf(t.text().charAt(0)) < 0)
+                    || t.kind() == Kind.NUMBER && !wholeNumber(t.text())) {
+                return null;
+            }
+        }
+        return all;
     }
 
-    private static List<Token> tokens(String sql, boolean any) {
+    private static final String SUBSET_SYMBOLS = "(),=*;.-";
+
+    private static boolean wholeNumber(String text) {
+        for (int i = 0; i < text.length(); i++) {
+            if (!Character.isDigit(text.charAt(i))) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /**
+     * The tokens of any statement: numbers may have a fraction or an exponent, any character is a symbol,
+     * and {@code <= >= <> != ||} are one symbol each. Null only for an unterminated quote or comment, a
+     * malformed binary string or a number run into a name.
+     */
+    public static List<Token> allTokens(String sql) {
         List<Token> out = new ArrayList<>();
         int n = sql.length();
         int i = 0;
@@ -91,7 +115,7 @@ public final class Lexer {
                         || sql.charAt(i) == '$')) {
                     i++;
                 }
-                out.add(new Token(Kind.WORD, sql.substring(start, i).toUpperCase(Locale.ROOT), start, i));
+                out.add(new Token(Kind.WORD, upperCase(sql, start, i), start, i));
             } else if (c == '"') {
                 StringBuilder b = new StringBuilder();
                 i = quoted(sql, i, '"', b);
@@ -110,25 +134,39 @@ public final class Lexer {
                 while (i < n && Character.isDigit(sql.charAt(i))) {
                     i++;
                 }
-                if (any) {
-                    i = fractionAndExponent(sql, i);
-                }
+                i = fractionAndExponent(sql, i);
                 if (i < 0 || i < n && (Character.isLetter(sql.charAt(i)) || sql.charAt(i) == '.')) {
-                    return null; // decimals and exponents: left to Calcite
+                    return null;
                 }
                 out.add(new Token(Kind.NUMBER, sql.substring(start, i), start, i));
             } else if (c == '?') {
                 out.add(new Token(Kind.PARAM, "?", start, i + 1));
                 i++;
-            } else if ("(),=*;.-".indexOf(c) >= 0 || any) {
-                String two = i + 1 < n ? sql.substring(i, i + 2) : "";
-                int length = any && TWO_CHARACTER_SYMBOLS.contains(two) ? 2 : 1;
+            } else {
+                int length = i + 1 < n && TWO_CHARACTER_SYMBOLS.contains(sql.substring(i, i + 2)) ? 2 : 1;
                 out.add(new Token(Kind.SYMBOL, sql.substring(i, i + length), start, i + length));
                 i += length;
-            } else {
-                return null;
             }
         }
+    }
+
+    /** {@code sql[start, end)} upper-cased; plain ASCII words (nearly all) without the locale machinery. */
+    private static String upperCase(String sql, int start, int end) {
+        char[] out = null;
+        for (int i = start; i < end; i++) {
+            char c = sql.charAt(i);
+            if (c >= 0x80) {
+                return sql.substring(start, end).toUpperCase(Locale.ROOT);
+            }
+            if (c >= 'a' && c <= 'z') {
+                if (out == null) {
+                    out = new char[end - start];
+                    sql.getChars(start, end, out, 0);
+                }
+                out[i - start] = (char) (c - ('a' - 'A'));
+            }
+        }
+        return out == null ? sql.substring(start, end) : new String(out);
     }
 
     private static final List<String> TWO_CHARACTER_SYMBOLS = List.of("<=", ">=", "<>", "!=", "||");

@@ -86,7 +86,11 @@ public record LiteralParameters(String text, List<Slot> slots) {
 
     /** The text with its literals as parameters, or null if no literal can be taken. */
     public static LiteralParameters of(String sql) {
-        List<Lexer.Token> t = Lexer.allTokens(sql);
+        return of(sql, Lexer.allTokens(sql));
+    }
+
+    /** Like {@link #of(String)} with the text's {@link Lexer#allTokens} {@code t} (null: no literal taken). */
+    public static LiteralParameters of(String sql, List<Lexer.Token> t) {
         if (t == null) {
             return null;
         }

@@ -1,5 +1,6 @@
 package io.kegdb.sql.txn;
 
+import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KvIterator;
 
 /** What a statement reads: the store, or the store seen through uncommitted writes. */
@@ -15,4 +16,9 @@ public interface ReadView {
 
     /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
     KvIterator scan(byte[] from, byte[] to, boolean descending);
+
+    /** The keys {@link #scan} would return; reads no value where the store can avoid it. */
+    default KeyIterator scanKeys(byte[] from, byte[] to, boolean descending) {
+        return KeyIterator.of(scan(from, to, descending));
+    }
 }

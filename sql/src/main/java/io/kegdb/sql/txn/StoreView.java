@@ -1,5 +1,6 @@
 package io.kegdb.sql.txn;
 
+import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 
@@ -19,5 +20,10 @@ public record StoreView(KvStore store) implements ReadView {
     @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
         return descending ? store.scanDescending(from, to) : store.scan(from, to);
+    }
+
+    @Override
+    public KeyIterator scanKeys(byte[] from, byte[] to, boolean descending) {
+        return store.scanKeys(from, to, descending);
     }
 }
