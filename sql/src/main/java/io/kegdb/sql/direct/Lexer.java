@@ -66,6 +66,33 @@ public final class Lexer {
     }
 
     /**
+     * The index of the first character at or after {@code i} that is not white space or inside a comment
+     * ({@code -- ...} to the end of the line, or a block comment); -1 if a block comment is not closed.
+     */
+    static int skipSpaceAndComments(String sql, int i) {
+        int n = sql.length();
+        while (i < n) {
+            char c = sql.charAt(i);
+            if (Character.isWhitespace(c)) {
+                i++;
+            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
+                while (i < n && sql.charAt(i) != '\n') {
+                    i++;
+                }
+            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
+                int end = sql.indexOf("*/", i + 2);
+                if (end < 0) {
+                    return -1;
+                }
+                i = end + 2;
+            } else {
+                break;
+            }
+        }
+        return i;
+    }
+
+    /**
      * The tokens of any statement: numbers may have a fraction or an exponent, any character is a symbol,
      * and {@code <= >= <> != ||} are one symbol each. Null only for an unterminated quote or comment, a
      * malformed binary string or a number run into a name.
@@ -75,23 +102,9 @@ public final class Lexer {
         int n = sql.length();
         int i = 0;
         while (true) {
-            while (i < n) {
-                char c = sql.charAt(i);
-                if (Character.isWhitespace(c)) {
-                    i++;
-                } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                    while (i < n && sql.charAt(i) != '\n') {
-                        i++;
-                    }
-                } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                    int end = sql.indexOf("*/", i + 2);
-                    if (end < 0) {
-                        return null;
-                    }
-                    i = end + 2;
-                } else {
-                    break;
-                }
+            i = skipSpaceAndComments(sql, i);
+            if (i < 0) {
+                return null;
             }
             if (i >= n) {
                 out.add(new Token(Kind.END, "", n, n));

@@ -197,21 +197,16 @@ abstract class RewriteParser {
         List<Piece> out = new ArrayList<>();
         int n = sql.length();
         int i = 0;
-        while (i < n) {
+        while (true) {
+            i = Lexer.skipSpaceAndComments(sql, i);
+            if (i < 0) {
+                return null;
+            }
+            if (i >= n) {
+                break;
+            }
             char c = sql.charAt(i);
-            if (Character.isWhitespace(c)) {
-                i++;
-            } else if (c == '-' && i + 1 < n && sql.charAt(i + 1) == '-') {
-                while (i < n && sql.charAt(i) != '\n') {
-                    i++;
-                }
-            } else if (c == '/' && i + 1 < n && sql.charAt(i + 1) == '*') {
-                int end = sql.indexOf("*/", i + 2);
-                if (end < 0) {
-                    return null;
-                }
-                i = end + 2;
-            } else if (c == '\'' || c == '"') {
+            if (c == '\'' || c == '"') {
                 int start = i;
                 StringBuilder text = new StringBuilder();
                 i++;

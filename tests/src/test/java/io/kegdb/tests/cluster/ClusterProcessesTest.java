@@ -1,5 +1,7 @@
 package io.kegdb.tests.cluster;
 
+import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
+import static io.kegdb.tests.cluster.ClusterSql.leaderOf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -294,21 +296,6 @@ class ClusterProcessesTest {
         return counter;
     }
 
-    /** The leader as SYS.RAFT shows it, waiting out an election. */
-    private static String leaderOf(Connection admin) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try (Statement s = admin.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT NODE FROM SYS.RAFT WHERE ROLE = 'LEADER'")) {
-                if (rs.next()) {
-                    return rs.getString(1);
-                }
-            }
-            assertTrue(System.nanoTime() < deadline, "no leader in SYS.RAFT");
-            Thread.sleep(100);
-        }
-    }
-
     private int leastKilledFollower(Map<Integer, Integer> kills, String leader) {
         int best = -1;
         for (int i = 0; i < nodes.size(); i++) {
@@ -352,21 +339,6 @@ class ClusterProcessesTest {
             assertTrue(System.nanoTime() < deadline, node + " did not catch up: " + role + " applied " + applied
                     + " of " + target);
             Thread.sleep(100);
-        }
-    }
-
-    /** The first connection waits for the node processes to start and elect a leader. */
-    private static Connection connectWhenUp(String url) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        while (true) {
-            try {
-                return DriverManager.getConnection(url);
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(200);
-            }
         }
     }
 
