@@ -311,8 +311,8 @@ public final class Bitcask implements KvStore {
      * snapshots.
      */
     private void beforeWrite(byte[] key, WriteBatch batch, long version) {
-        if (batch != null && batch.hasExpectations() && !batch.unchangedSince(version)) {
-            batch.checkExpectations(this);
+        if (batch != null) {
+            batch.checkExpectations(this, version);
         }
         if (snapshots.anyOpen()) {
             if (batch == null) {

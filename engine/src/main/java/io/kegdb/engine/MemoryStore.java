@@ -73,9 +73,7 @@ final class MemoryStore implements KvStore {
         Objects.requireNonNull(batch, "batch");
         synchronized (writeLock) {
             checkOpen();
-            if (batch.hasExpectations() && !batch.unchangedSince(writes)) {
-                batch.checkExpectations(this);
-            }
+            batch.checkExpectations(this, writes);
             if (batch.isEmpty()) {
                 return;
             }

@@ -103,11 +103,15 @@ public final class WriteBatch {
     }
 
     /**
-     * Checks the preconditions against {@code store} as it is now; the caller holds the store's write lock.
+     * Checks the preconditions against {@code store} as it is now, its write version {@code versionNow} (no
+     * check when the batch was read at that version); the caller holds the store's write lock.
      * Reads through the store's own get and scan, so a local store and a replica check alike. A key the batch
      * expected absent and puts if absent, found present, fails as {@link KeyExistsException} (a duplicate key).
      */
-    void checkExpectations(KvStore store) {
+    void checkExpectations(KvStore store, long versionNow) {
+        if (unchangedSince(versionNow)) {
+            return; // read when the store was as it is now: the preconditions still hold
+        }
         if (expected != null) {
             for (Expected e : expected) {
                 byte[] current = store.get(e.key());

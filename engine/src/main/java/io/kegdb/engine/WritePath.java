@@ -169,7 +169,7 @@ final class WritePath {
                 end = value == null ? appendDelete(key, durability) : appendPut(key, value, durability);
             } else {
                 List<WriteBatch.Op> ops = batch.ops();
-                checkAbsent(ops, batch.absentSince() >= 0 && batch.absentSince() == appended);
+                checkAbsent(ops, batch.unchangedSince(appended));
                 if (ops.size() == 1) {
                     // One operation needs no commit record: a single record is atomic by its CRC.
                     WriteBatch.Op op = ops.get(0);

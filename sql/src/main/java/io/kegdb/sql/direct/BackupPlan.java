@@ -1,12 +1,10 @@
 package io.kegdb.sql.direct;
 
-import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.CountResult;
-import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 
 import java.nio.file.InvalidPathException;
@@ -19,7 +17,7 @@ import java.util.List;
  * Other connections go on reading and writing meanwhile; the copy is the store as of the statement's start,
  * committed writes only. {@code jdbc:kegdb:DIR} opens the copy.
  */
-public final class BackupPlan implements Plan {
+public final class BackupPlan extends CommandPlan {
 
     private final Path target;
 
@@ -50,26 +48,6 @@ public final class BackupPlan implements Plan {
         } catch (InvalidPathException e) {
             throw new SqlError(SqlState.INVALID_PARAMETER_VALUE, "BACKUP TO: not a directory path: " + e.getMessage());
         }
-    }
-
-    @Override
-    public long catalogVersion() {
-        return -1;
-    }
-
-    @Override
-    public boolean isQuery() {
-        return false;
-    }
-
-    @Override
-    public List<ColumnInfo> parameters() {
-        return List.of();
-    }
-
-    @Override
-    public List<ColumnInfo> columns() {
-        return List.of();
     }
 
     @Override

@@ -1,6 +1,5 @@
 package io.kegdb.sql.direct;
 
-import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
@@ -9,7 +8,6 @@ import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.CountResult;
-import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 import io.kegdb.sql.plan.SqlErrors;
 
@@ -27,7 +25,7 @@ import java.util.List;
  * same here: nothing can depend on a table (no views or foreign keys). DDL is not part of a transaction: it
  * takes effect at once.
  */
-public final class DdlPlan implements Plan {
+public final class DdlPlan extends CommandPlan {
 
     private final TableDef create;
     private final String dropSchema;
@@ -281,26 +279,6 @@ public final class DdlPlan implements Plan {
         return new SqlError(SqlState.SYNTAX_ERROR,
                 "syntax error at position " + (at.position() + 1) + ": expected " + expected
                 + ", found " + found);
-    }
-
-    @Override
-    public long catalogVersion() {
-        return -1;
-    }
-
-    @Override
-    public boolean isQuery() {
-        return false;
-    }
-
-    @Override
-    public List<ColumnInfo> parameters() {
-        return List.of();
-    }
-
-    @Override
-    public List<ColumnInfo> columns() {
-        return List.of();
     }
 
     @Override
