@@ -1,6 +1,8 @@
 package io.kegdb.bench.sql;
 
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Random;
 
 import static io.kegdb.bench.sql.ShapeData.key;
@@ -57,6 +59,27 @@ public final class SqlShapes {
                     (r, rows) -> new Object[] {anyKey(r, rows)}),
             new SqlShape("MIN(k) above a key", "SELECT MIN(k) FROM kv WHERE k > ?",
                     (r, rows) -> new Object[] {anyKey(r, rows)}));
+
+    /**
+     * The shapes whose name contains one of the comma-separated words (case-insensitive), in table order;
+     * refuses a word that names none, so a typo does not run an empty benchmark.
+     */
+    public static List<SqlShape> matching(String words) {
+        List<String> wanted = new ArrayList<>();
+        for (String w : words.split(",")) {
+            if (!w.isBlank()) {
+                wanted.add(w.trim().toLowerCase(Locale.ROOT));
+            }
+        }
+        for (String w : wanted) {
+            if (ALL.stream().noneMatch(s -> s.label().toLowerCase(Locale.ROOT).contains(w))) {
+                throw new IllegalArgumentException("no shape is named like '" + w + "'");
+            }
+        }
+        return ALL.stream()
+                .filter(s -> wanted.stream().anyMatch(w -> s.label().toLowerCase(Locale.ROOT).contains(w)))
+                .toList();
+    }
 
     private static String anyKey(Random r, int rows) {
         return key(r.nextInt(rows));

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The whole SQL shapes benchmark at a tiny size: every shape on every database, answers compared, one cold start. */
@@ -36,6 +37,15 @@ class SqlShapesBenchmarkSmokeTest {
         for (SqlShape shape : SqlShapes.ALL) {
             assertTrue(table.contains(shape.sql()), shape.sql());
         }
+    }
+
+    @Test
+    void shapesAreChosenByWordsOfTheirNames() {
+        assertEquals(List.of("point join", "range join over 100 keys"),
+                SqlShapes.matching("JOIN,").stream().map(SqlShape::label).toList());
+        assertEquals(List.of("MAX(k) below a key", "MIN(k) above a key"),
+                SqlShapes.matching("min(,max(").stream().map(SqlShape::label).toList());
+        assertThrows(IllegalArgumentException.class, () -> SqlShapes.matching("rnage"));
     }
 
     @Test

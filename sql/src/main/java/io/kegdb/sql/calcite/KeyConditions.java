@@ -26,13 +26,14 @@ import java.util.List;
 
 /**
  * Splits a filter on a key/value table into the key ranges a scan can read ({@code K = x}, {@code K IN},
- * ranges, Sargs, {@code LIKE 'p%'}) and the rest, which stays a filter. A conjunct is pushed only when
- * the ranges select exactly the rows it accepts.
+ * ranges, Sargs, {@code LIKE 'p%'}), a value equality ({@code V = x}) the scan checks on stored bytes
+ * before decoding a row, and the rest, which stays a filter. A conjunct is pushed only when the scan then
+ * selects exactly the rows it accepts.
  */
 final class KeyConditions {
 
-    /** The pushed ranges and the conjuncts left over (null when none). */
-    record Split(KeyPredicate predicate, RexNode residual) {
+    /** The pushed ranges (null: every key), value equality (null: none) and the conjuncts left over (null: none). */
+    record Split(KeyPredicate predicate, KeyOperand valueEquals, RexNode residual) {
     }
 
     private final TableDef def;
@@ -42,11 +43,43 @@ final class KeyConditions {
     }
 
     /**
+     * The key split ({@link #keySplit}) with, taken from what it leaves, the first {@code V = x}; null if
+     * neither the key nor the value is constrained.
+     */
+    Split split(RexNode condition, RexBuilder rexBuilder) {
+        Split keys = keySplit(condition, rexBuilder);
+        RexNode rest = keys == null ? condition : keys.residual();
+        KeyPredicate predicate = keys == null ? null : keys.predicate();
+        if (rest != null && def.valueBytesDecideEquality()) {
+            List<RexNode> conjuncts = new ArrayList<>(org.apache.calcite.plan.RelOptUtil.conjunctions(rest));
+            for (int i = 0; i < conjuncts.size(); i++) {
+                KeyOperand value = valueEquality(conjuncts.get(i));
+                if (value != null) {
+                    conjuncts.remove(i);
+                    return new Split(predicate, value, residual(conjuncts, rexBuilder));
+                }
+            }
+        }
+        return keys;
+    }
+
+    /** The operand of {@code V = x} or {@code x = V}, or null. */
+    private KeyOperand valueEquality(RexNode node) {
+        if (node.getKind() != SqlKind.EQUALS) {
+            return null;
+        }
+        RexCall call = (RexCall) node;
+        RexNode a = call.operands.get(0);
+        RexNode b = call.operands.get(1);
+        return isValue(a) ? operand(b, def.valueType()) : isValue(b) ? operand(a, def.valueType()) : null;
+    }
+
+    /**
      * Picks, in this order: a conjunct selecting points (=, IN, OR of =); one lower and one upper comparison;
      * a Sarg or {@code LIKE 'p%'}; the literal prefix of any other LIKE on the key (keeping it as a filter).
      * Null if no conjunct constrains the key.
      */
-    Split split(RexNode condition, RexBuilder rexBuilder) {
+    private Split keySplit(RexNode condition, RexBuilder rexBuilder) {
         List<RexNode> conjuncts = org.apache.calcite.plan.RelOptUtil.conjunctions(condition);
         Split s = exactConjunct(conjuncts, true, rexBuilder);
         if (s == null) {
@@ -60,14 +93,14 @@ final class KeyConditions {
                 String prefix = likePrefix(c);
                 if (prefix != null) {
                     return new Split(new KeyPredicate(List.of(KeyRange.startingWith(KeyOperand.literal(prefix)))),
-                            condition);
+                            null, condition);
                 }
                 KeyOperand pattern = likeParameter(c);
                 if (pattern != null) {
                     // The pattern is known only when the statement runs: its literal start is the scanned
                     // prefix then, and the LIKE itself stays as a filter.
                     return new Split(new KeyPredicate(List.of(KeyRange.startingWithLiteralStartOf(pattern))),
-                            condition);
+                            null, condition);
                 }
             }
         }
@@ -94,7 +127,7 @@ final class KeyConditions {
             if (r != null && (!pointsOnly || r.stream().allMatch(KeyRange::isPoint))) {
                 List<RexNode> rest = new ArrayList<>(conjuncts);
                 rest.remove(i);
-                return new Split(new KeyPredicate(r), residual(rest, rexBuilder));
+                return new Split(new KeyPredicate(r), null, residual(rest, rexBuilder));
             }
         }
         return null;
@@ -120,7 +153,7 @@ final class KeyConditions {
         }
         KeyRange range = new KeyRange(lo == null ? null : lo.operand, lo != null && lo.inclusive,
                 hi == null ? null : hi.operand, hi != null && hi.inclusive);
-        return new Split(new KeyPredicate(List.of(range)), residual(rest, rexBuilder));
+        return new Split(new KeyPredicate(List.of(range)), null, residual(rest, rexBuilder));
     }
 
     private static RexNode residual(List<RexNode> rest, RexBuilder rexBuilder) {
@@ -263,8 +296,17 @@ final class KeyConditions {
         return node instanceof RexInputRef ref && ref.getIndex() == 0;
     }
 
+    private static boolean isValue(RexNode node) {
+        return node instanceof RexInputRef ref && ref.getIndex() == 1;
+    }
+
     /** A literal or parameter usable as a key bound, or null. */
     private KeyOperand operand(RexNode node) {
+        return operand(node, def.keyType());
+    }
+
+    /** A literal or parameter usable as an operand on a column of {@code type}, or null. */
+    private KeyOperand operand(RexNode node, ColumnType type) {
         if (node instanceof RexDynamicParam p) {
             return KeyOperand.param(p.getIndex());
         }
@@ -273,11 +315,11 @@ final class KeyConditions {
         }
         if (node instanceof RexLiteral lit && !lit.isNull()) {
             SqlTypeFamily family = lit.getType().getSqlTypeName().getFamily();
-            Object value = switch (def.keyType()) {
+            Object value = switch (type) {
                 case VARCHAR -> family == SqlTypeFamily.CHARACTER ? lit.getValueAs(String.class) : null;
                 case VARBINARY -> family == SqlTypeFamily.BINARY ? lit.getValueAs(ByteString.class) : null;
                 case BIGINT, INTEGER, DOUBLE, DECIMAL ->
-                        family == SqlTypeFamily.NUMERIC ? internal(lit.getValueAs(BigDecimal.class)) : null;
+                        family == SqlTypeFamily.NUMERIC ? internal(lit.getValueAs(BigDecimal.class), type) : null;
                 case BOOLEAN -> family == SqlTypeFamily.BOOLEAN ? lit.getValueAs(Boolean.class) : null;
                 case DATE -> family == SqlTypeFamily.DATE ? lit.getValueAs(Integer.class) : null;
                 case TIMESTAMP -> family == SqlTypeFamily.TIMESTAMP ? lit.getValueAs(Long.class) : null;
@@ -293,7 +335,11 @@ final class KeyConditions {
      * kept: {@link KeyPredicate} rounds it into the range.
      */
     private Object internal(Object endpoint) {
-        return switch (def.keyType()) {
+        return internal(endpoint, def.keyType());
+    }
+
+    private static Object internal(Object endpoint, ColumnType type) {
+        return switch (type) {
             case VARCHAR -> endpoint instanceof NlsString s ? s.getValue() : null;
             case VARBINARY -> endpoint instanceof ByteString b ? b : null;
             case BIGINT -> endpoint instanceof BigDecimal d ? exact(d, Long.MIN_VALUE, Long.MAX_VALUE) : null;

@@ -22,7 +22,7 @@ final class KvCountRule extends RelOptRule {
     public void onMatch(RelOptRuleCall call) {
         Aggregate aggregate = call.rel(0);
         KvScan scan = call.rel(1);
-        if (scan.limited() || !aggregate.getGroupSet().isEmpty() || aggregate.getGroupSets().size() != 1
+        if (scan.limited() || scan.filtersValues() || !aggregate.getGroupSet().isEmpty() || aggregate.getGroupSets().size() != 1
                 || aggregate.getAggCallList().isEmpty()) {
             return;
         }

@@ -4,7 +4,10 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.core.Filter;
 
-/** Filter over a full {@link KvScan}: key conditions become the scan's ranges; the rest stays a filter. */
+/**
+ * Filter over a full {@link KvScan}: key conditions become the scan's ranges and a {@code V = x} its value
+ * equality; the rest stays a filter.
+ */
 @SuppressWarnings("deprecation")
 final class KvFilterRule extends RelOptRule {
 
@@ -18,7 +21,7 @@ final class KvFilterRule extends RelOptRule {
     public void onMatch(RelOptRuleCall call) {
         Filter filter = call.rel(0);
         KvScan scan = call.rel(1);
-        if (scan.predicate != null || scan.limited()) {
+        if (scan.predicate != null || scan.filtersValues() || scan.limited()) {
             return;
         }
         KeyConditions.Split split = new KeyConditions(scan.def).split(filter.getCondition(),
@@ -26,7 +29,7 @@ final class KvFilterRule extends RelOptRule {
         if (split == null) {
             return;
         }
-        KvScan narrowed = scan.withPredicate(split.predicate());
+        KvScan narrowed = scan.withConditions(split.predicate(), split.valueEquals());
         call.transformTo(split.residual() == null ? narrowed
                 : filter.copy(filter.getTraitSet(), narrowed, split.residual()));
     }

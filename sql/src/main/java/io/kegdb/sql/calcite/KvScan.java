@@ -31,23 +31,29 @@ import java.util.List;
 
 /**
  * Reads a key/value table from the store: everything, or only the key ranges of a pushed-down predicate,
- * in ascending or descending key order, stopping after {@code offset + fetch} rows, and optionally
- * producing the key column alone.
+ * in ascending or descending key order, keeping only rows whose value equals {@code valueEquals} (checked
+ * on the stored bytes, before a row is decoded), stopping after {@code offset + fetch} such rows, and
+ * optionally producing the key column alone.
  */
 final class KvScan extends TableScan implements EnumerableRel {
 
+    /** Calcite's default selectivity of an equality, the guess for {@code V = x}. */
+    private static final double VALUE_EQUALITY_SELECTIVITY = 0.15;
+
     final TableDef def;
     final KeyPredicate predicate;
+    final KeyOperand valueEquals;
     final boolean keysOnly;
     final boolean descending;
     final KeyOperand offset;
     final KeyOperand fetch;
 
     KvScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TableDef def, KeyPredicate predicate,
-           boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
+           KeyOperand valueEquals, boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
         super(cluster, ordered(traits, descending), List.of(), table);
         this.def = def;
         this.predicate = predicate;
+        this.valueEquals = valueEquals;
         this.keysOnly = keysOnly;
         this.descending = descending;
         this.offset = offset;
@@ -61,29 +67,35 @@ final class KvScan extends TableScan implements EnumerableRel {
     }
 
     static KvScan full(RelOptCluster cluster, RelOptTable table, TableDef def) {
-        return new KvScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, def, null, false,
-                false, null, null);
+        return new KvScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, def, null, null,
+                false, false, null, null);
     }
 
     boolean limited() {
         return fetch != null || offset != null;
     }
 
-    KvScan withPredicate(KeyPredicate p) {
-        return new KvScan(getCluster(), traitSet, table, def, p, keysOnly, descending, offset, fetch);
+    /** Whether the scan keeps rows by their values too (so it reads values, and counting keys is not enough). */
+    boolean filtersValues() {
+        return valueEquals != null;
+    }
+
+    KvScan withConditions(KeyPredicate p, KeyOperand value) {
+        return new KvScan(getCluster(), traitSet, table, def, p, value, keysOnly, descending, offset, fetch);
     }
 
     KvScan withKeysOnly() {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, true, descending, offset, fetch);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, true, descending, offset, fetch);
     }
 
     KvScan withOrder(boolean desc, KeyOperand off, KeyOperand limit) {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, keysOnly, desc, off, limit);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, keysOnly, desc, off, limit);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, keysOnly, descending, offset, fetch);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, keysOnly, descending, offset,
+                fetch);
     }
 
     @Override
@@ -99,6 +111,7 @@ final class KvScan extends TableScan implements EnumerableRel {
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw)
                 .itemIf("keys", predicate, predicate != null)
+                .itemIf("valueEquals", valueEquals, valueEquals != null)
                 .itemIf("keysOnly", true, keysOnly)
                 .itemIf("desc", true, descending)
                 .itemIf("offset", offset, offset != null)
@@ -115,6 +128,9 @@ final class KvScan extends TableScan implements EnumerableRel {
             }
             rows = Math.min(rows, selected);
         }
+        if (valueEquals != null) {
+            rows *= VALUE_EQUALITY_SELECTIVITY;
+        }
         if (fetch != null) {
             long n = fetch.literal() instanceof Number num ? num.longValue() : 100;
             long skip = offset != null && offset.literal() instanceof Number o ? o.longValue() : 0;
@@ -126,7 +142,9 @@ final class KvScan extends TableScan implements EnumerableRel {
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double rows = estimateRowCount(mq);
-        double cpu = rows * (keysOnly ? 0.5 : 1.0);
+        // A value equality reads every row of the ranges but decodes only the rows it keeps.
+        double read = valueEquals == null ? rows : rows / VALUE_EQUALITY_SELECTIVITY;
+        double cpu = read * (keysOnly && valueEquals == null ? 0.5 : 1.0);
         return planner.getCostFactory().makeCost(rows, cpu, rows);
     }
 
@@ -135,7 +153,8 @@ final class KvScan extends TableScan implements EnumerableRel {
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 keysOnly ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY);
         Expression source = implementor.stash(
-                new KvScanSource(def, predicate, keysOnly, descending, offset, fetch), ScannableTable.class);
+                new KvScanSource(def, predicate, valueEquals, keysOnly, descending, offset, fetch),
+                ScannableTable.class);
         return implementor.result(physType, Blocks.toBlock(
                 Expressions.call(source, BuiltInMethod.SCANNABLE_TABLE_SCAN.method, DataContext.ROOT)));
     }

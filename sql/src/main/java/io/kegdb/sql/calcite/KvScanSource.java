@@ -30,15 +30,17 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
     private final TableDef def;
     private final KeyPredicate predicate;
+    private final KeyOperand valueEquals;
     private final boolean keysOnly;
     private final boolean descending;
     private final KeyOperand offset;
     private final KeyOperand fetch;
 
-    KvScanSource(TableDef def, KeyPredicate predicate, boolean keysOnly, boolean descending, KeyOperand offset,
-                 KeyOperand fetch) {
+    KvScanSource(TableDef def, KeyPredicate predicate, KeyOperand valueEquals, boolean keysOnly, boolean descending,
+                 KeyOperand offset, KeyOperand fetch) {
         this.def = def;
         this.predicate = predicate;
+        this.valueEquals = valueEquals;
         this.keysOnly = keysOnly;
         this.descending = descending;
         this.offset = offset;
@@ -54,10 +56,15 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
     public Enumerable<Object[]> scan(DataContext root) {
         ExecutionContext ctx = (ExecutionContext) root;
         List<KeyPredicate.Bounds> bounds;
+        byte[] wanted;
         long skip;
         long limit;
         try {
             bounds = KeyPredicate.resolve(predicate, def, ctx);
+            wanted = valueEquals == null ? null : def.searchValue(valueEquals.value(ctx));
+            if (valueEquals != null && wanted == null) {
+                bounds = List.of(); // V = NULL (or a value the column cannot hold) keeps no row
+            }
             skip = count(offset, ctx, 0);
             limit = count(fetch, ctx, Long.MAX_VALUE);
         } catch (SqlError e) {
@@ -68,7 +75,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         Enumerable<?> rows = new AbstractEnumerable<Object>() {
             @Override
             public Enumerator<Object> enumerator() {
-                return new RangeEnumerator(ctx, ordered, skip, limit);
+                return new RangeEnumerator(ctx, ordered, wanted, skip, limit);
             }
         };
         @SuppressWarnings("unchecked")
@@ -97,12 +104,16 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
     /**
      * Walks the ranges in order: a point is one get, an interval one ordered scan. Keys-only scans and the
      * rows an OFFSET skips read keys alone (the store's key scan, {@code contains} for points); after the
-     * skipped keys the value scan starts right past the last one.
+     * skipped keys the value scan starts right past the last one. With a value equality every row's value
+     * is read and compared as stored bytes, and only the rows kept are decoded, skipped or counted.
      */
     private final class RangeEnumerator implements Enumerator<Object> {
         private final ExecutionContext ctx;
         private final ReadView view;
         private final List<KeyPredicate.Bounds> bounds;
+        /** The stored value a kept row holds, or null to keep every row. */
+        private final byte[] wanted;
+        private final boolean readsValues;
         private final long limit;
         private long toSkip;
         private long produced;
@@ -114,10 +125,13 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private KeyIterator keys;
         private Object current;
 
-        RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, long skip, long limit) {
+        RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, byte[] wanted, long skip,
+                        long limit) {
             this.ctx = ctx;
             this.view = ctx.view();
             this.bounds = bounds;
+            this.wanted = wanted;
+            this.readsValues = !keysOnly || wanted != null;
             this.toSkip = skip;
             this.limit = limit;
         }
@@ -129,24 +143,34 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
         @Override
         public boolean moveNext() {
-            if (toSkip > 0) {
+            if (toSkip > 0 && wanted == null) {
                 skip();
             }
             if (produced >= limit) {
                 return false;
             }
-            ctx.checkRow();
-            Object entry = nextEntry();
-            if (entry == null) {
-                return false;
+            while (true) {
+                ctx.checkRow();
+                Object entry = nextEntry();
+                if (entry == null) {
+                    return false;
+                }
+                if (entry instanceof KeyValue kv) {
+                    if (wanted != null && !Arrays.equals(kv.value(), wanted)) {
+                        continue;
+                    }
+                    if (toSkip > 0) {
+                        toSkip--;
+                        continue;
+                    }
+                    current = keysOnly ? def.decodeKey(kv.key())
+                            : new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
+                } else {
+                    current = def.decodeKey((byte[]) entry);
+                }
+                produced++;
+                return true;
             }
-            if (entry instanceof KeyValue kv) {
-                current = new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
-            } else {
-                current = def.decodeKey((byte[]) entry);
-            }
-            produced++;
-            return true;
         }
 
         /** Passes over the first {@code toSkip} keys without reading their values. */
@@ -176,7 +200,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             toSkip = 0;
         }
 
-        /** The next pair (a KeyValue), or key alone (a byte[]) when keys only; null after the last. */
+        /** The next pair (a KeyValue), or key alone (a byte[]) when no value is read; null after the last. */
         private Object nextEntry() {
             while (true) {
                 if (pairs != null && pairs.hasNext()) {
@@ -196,15 +220,15 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     return null;
                 }
                 if (b.point()) {
-                    Object entry = keysOnly ? (view.contains(b.from()) ? b.from() : null) : pair(b.from());
+                    Object entry = readsValues ? pair(b.from()) : view.contains(b.from()) ? b.from() : null;
                     if (entry != null) {
                         return entry;
                     }
                 } else {
-                    if (keysOnly) {
-                        keys = view.scanKeys(b.from(), b.to(), descending);
-                    } else {
+                    if (readsValues) {
                         pairs = view.scan(b.from(), b.to(), descending);
+                    } else {
+                        keys = view.scanKeys(b.from(), b.to(), descending);
                     }
                 }
             }

@@ -92,6 +92,27 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
     }
 
     /**
+     * Whether a value column of this table's type is stored in one form per SQL value, so {@code V = x}
+     * can compare stored bytes: not DOUBLE (0.0 and -0.0 are equal but stored apart; NaN equals nothing).
+     */
+    public boolean valueBytesDecideEquality() {
+        return valueType != ColumnType.DOUBLE;
+    }
+
+    /**
+     * The stored form of the value a row must hold to satisfy {@code V = value}, or null if no row can: NULL,
+     * or a DECIMAL with more fractional digits than the column's scale. Only for types whose stored bytes
+     * decide equality ({@link #valueBytesDecideEquality}).
+     */
+    public byte[] searchValue(Object value) throws SqlError {
+        Object v = valueType.coerce(value, valueColumn);
+        if (v == null || !ColumnType.exactAtScale(v, valueScale)) {
+            return null;
+        }
+        return valueType.encodeValue(v, valueScale);
+    }
+
+    /**
      * A range bound on the key in terms of stored keys: {@code value} itself, or for a DECIMAL with more
      * fractional digits than the key's scale the nearest key inside the range (rounded up for a lower bound,
      * down for an upper one), which is then an inclusive bound. Null if nothing compares with it (NULL, NaN).
