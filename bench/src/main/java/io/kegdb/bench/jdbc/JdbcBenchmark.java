@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * <pre>
  * mvn -B -q -pl bench -am -DskipTests package
  * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--rounds N]
- *      [--durable N] [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
+ *      [--warmup-rounds N] [--durable N] [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
  * </pre>
  */
 public final class JdbcBenchmark {
@@ -46,8 +46,11 @@ public final class JdbcBenchmark {
     private int rows = 200_000;
     /** Timed rounds of the batched insert, each into a new table; the median is reported. */
     private int rounds = 5;
-    /** Untimed rounds before them, the same work: a JIT-compiled database is measured warm, as JMH measures. */
-    private static final int WARM_UP_ROUNDS = 2;
+    /**
+     * Untimed rounds before them, the same work: a JIT-compiled database is measured warm, as JMH measures.
+     * None, with one round and one database per JVM, measures a fresh JVM's first batched insert.
+     */
+    private int warmUpRounds = 2;
     private int durable = 2_000;
     private int selects = 200_000;
     private int adhoc = 50_000;
@@ -69,6 +72,7 @@ public final class JdbcBenchmark {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(value);
                 case "--rounds" -> rounds = Integer.parseInt(value);
+                case "--warmup-rounds" -> warmUpRounds = Integer.parseInt(value);
                 case "--durable" -> durable = Integer.parseInt(value);
                 case "--selects" -> selects = Integer.parseInt(value);
                 case "--adhoc" -> adhoc = Integer.parseInt(value);
@@ -81,7 +85,7 @@ public final class JdbcBenchmark {
                     targets = chosen;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (known: --rows --rounds --durable --selects --adhoc --only --dir)");
+                        + " (known: --rows --rounds --warmup-rounds --durable --selects --adhoc --only --dir)");
             }
             i++;
         }
@@ -126,7 +130,9 @@ public final class JdbcBenchmark {
         try (HikariDataSource pool = new HikariDataSource(config)) {
             JdbcWorkloads w = new JdbcWorkloads(pool, rows, data);
             w.createTable(target.createTable());
-            w.warmUpWrites(target.createTable(), WARM_UP_ROUNDS, warmUpAutocommits());
+            if (warmUpRounds > 0) {
+                w.warmUpWrites(target.createTable(), warmUpRounds, warmUpAutocommits());
+            }
             double[] perRound = w.batchedInsert(target.createTable(), rounds, 1000);
             System.err.println("  batched insert rounds:" + Arrays.stream(perRound)
                     .mapToObj(v -> String.format(" %,.0f", v)).collect(Collectors.joining()) + " rows/s");
