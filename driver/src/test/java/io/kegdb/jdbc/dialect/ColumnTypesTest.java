@@ -137,6 +137,12 @@ class ColumnTypesTest {
                 assertEquals(rows(h2, "SELECT v FROM t WHERE k = 2"), rows(keg, "SELECT v FROM t WHERE k = 2"),
                         types[t] + " on the fast path");
                 assertEquals(rows(h2, "SELECT k FROM t WHERE v IS NULL"), rows(keg, "SELECT k FROM t WHERE v IS NULL"));
+                // V = ? is decided on stored bytes in the scan for most types: each stored value finds its row.
+                for (Object v : values[t]) {
+                    String q = "SELECT k FROM t WHERE v = ? AND k >= 0 ORDER BY k";
+                    assertEquals(rows(h2, q, v), rows(keg, q, v), types[t] + " = " + v);
+                }
+                assertEquals(rows(h2, "SELECT k FROM t WHERE v = NULL"), rows(keg, "SELECT k FROM t WHERE v = NULL"));
             }
         }
     }
