@@ -27,7 +27,8 @@ import java.util.Random;
  * taken in both forms and compared across databases; a shape whose answers differ is flagged in the table.
  *
  * <pre>
- * ./kegdb bench sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N] [--only kegdb,sqlite,h2] [--dir DIR]
+ * ./kegdb bench sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N] [--only kegdb,sqlite,h2]
+ *                   [--shapes SUBSTRING,...] [--dir DIR]
  * </pre>
  */
 public final class SqlShapesBenchmark {
@@ -36,13 +37,15 @@ public final class SqlShapesBenchmark {
     enum Form { AD_HOC, PREPARED }
 
     /** The run's settings; {@link #parse} reads them from the command line. */
-    record Options(int rows, double seconds, double warmup, int coldRuns, List<JdbcTarget> targets, Path dir) {
+    record Options(int rows, double seconds, double warmup, int coldRuns, List<JdbcTarget> targets,
+                   List<SqlShape> shapes, Path dir) {
         static Options parse(String[] args) {
             int rows = 100_000;
             double seconds = 1;
             Double warmup = null;
             int coldRuns = 3;
             List<JdbcTarget> targets = List.of(JdbcTarget.values());
+            List<SqlShape> shapes = SqlShapes.ALL;
             Path dir = null;
             for (int i = 0; i < args.length; i++) {
                 if (i + 1 >= args.length) {
@@ -62,13 +65,32 @@ public final class SqlShapesBenchmark {
                         }
                         targets = List.copyOf(chosen);
                     }
+                    case "--shapes" -> shapes = shapesNamed(value);
                     default -> throw new IllegalArgumentException("unknown argument " + args[i - 1]
-                            + " (known: --rows --seconds --warmup --cold-runs --only --dir)");
+                            + " (known: --rows --seconds --warmup --cold-runs --only --shapes --dir)");
                 }
             }
             // Untimed runs of the same shape before each cell: half the cell unless told (JIT, plan caches).
-            return new Options(rows, seconds, warmup == null ? seconds / 2 : warmup, coldRuns, targets,
+            return new Options(rows, seconds, warmup == null ? seconds / 2 : warmup, coldRuns, targets, shapes,
                     dir == null ? Path.of(System.getProperty("java.io.tmpdir")) : dir);
+        }
+
+        /** The shapes whose label contains one of the comma-separated substrings, ignoring case. */
+        static List<SqlShape> shapesNamed(String substrings) {
+            List<SqlShape> chosen = new ArrayList<>();
+            for (SqlShape shape : SqlShapes.ALL) {
+                String label = shape.label().toLowerCase(Locale.ROOT);
+                for (String part : substrings.split(",")) {
+                    if (!part.isBlank() && label.contains(part.trim().toLowerCase(Locale.ROOT))) {
+                        chosen.add(shape);
+                        break;
+                    }
+                }
+            }
+            if (chosen.isEmpty()) {
+                throw new IllegalArgumentException("no shape's name contains any of " + substrings);
+            }
+            return List.copyOf(chosen);
         }
     }
 
@@ -108,7 +130,7 @@ public final class SqlShapesBenchmark {
                     data.load(c);
                     System.err.printf("  loaded %,d + %,d rows in %.1f s%n", data.rows(), data.otherRows(),
                             (System.nanoTime() - start) / 1e9);
-                    for (SqlShape shape : SqlShapes.ALL) {
+                    for (SqlShape shape : options.shapes()) {
                         a.put(shape, answer(c, shape, data.rows()));
                         Rates cell = new Rates(cell(c, shape, Form.AD_HOC, options, data.rows()),
                                 cell(c, shape, Form.PREPARED, options, data.rows()));
@@ -127,7 +149,7 @@ public final class SqlShapesBenchmark {
                 System.gc(); // what one database left behind is not collected while the next is timed
             }
         }
-        return new Report(options, rates, mismatches(answers), cold);
+        return new Report(options, rates, mismatches(options.shapes(), answers), cold);
     }
 
     /**
@@ -172,9 +194,10 @@ public final class SqlShapesBenchmark {
     }
 
     /** For each shape whose answers differ between databases, what each database answered. */
-    private static Map<SqlShape, String> mismatches(Map<JdbcTarget, Map<SqlShape, List<String>>> answers) {
+    private static Map<SqlShape, String> mismatches(List<SqlShape> shapes,
+                                                    Map<JdbcTarget, Map<SqlShape, List<String>>> answers) {
         Map<SqlShape, String> out = new LinkedHashMap<>();
-        for (SqlShape shape : SqlShapes.ALL) {
+        for (SqlShape shape : shapes) {
             List<String> first = null;
             boolean differ = false;
             StringBuilder what = new StringBuilder();
@@ -265,7 +288,7 @@ public final class SqlShapesBenchmark {
         sb.append("\n|---|");
         report.rates().keySet().forEach(t -> sb.append("---:|"));
         sb.append(ratio ? "---:|\n" : "\n");
-        for (SqlShape shape : SqlShapes.ALL) {
+        for (SqlShape shape : o.shapes()) {
             sb.append("| `").append(shape.sql()).append("`").append(report.mismatches().containsKey(shape)
                     ? " (answers differ!)" : "").append(" |");
             for (Map<SqlShape, Rates> r : report.rates().values()) {

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Map;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The whole SQL shapes benchmark at a tiny size: every shape on every database, answers compared, one cold start. */
@@ -43,5 +44,15 @@ class SqlShapesBenchmarkSmokeTest {
         SqlShape shape = new SqlShape("t", "SELECT k FROM kv WHERE k BETWEEN ? AND ? LIMIT 10 OFFSET ?", (r, n) -> null);
         assertEquals("SELECT k FROM kv WHERE k BETWEEN 'a''b' AND 'c' LIMIT 10 OFFSET 7",
                 shape.adHoc(new Object[] {"a'b", "c", 7}));
+    }
+
+    @Test
+    void shapesAreChosenBySubstringsOfTheirNames() {
+        SqlShapesBenchmark.Options options = SqlShapesBenchmark.Options.parse(new String[] {"--shapes", "JOIN, min(k)"});
+        assertEquals(List.of("point join", "range join over 100 keys", "MIN(k) above a key"),
+                options.shapes().stream().map(SqlShape::label).toList());
+        assertEquals(SqlShapes.ALL, SqlShapesBenchmark.Options.parse(new String[0]).shapes());
+        assertThrows(IllegalArgumentException.class,
+                () -> SqlShapesBenchmark.Options.parse(new String[] {"--shapes", "no such shape"}));
     }
 }
