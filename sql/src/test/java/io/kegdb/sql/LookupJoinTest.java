@@ -151,6 +151,20 @@ class LookupJoinTest {
     }
 
     @Test
+    void anUpsertWithAnExpressionLooksUpItsRowsKeys() throws SqlError {
+        String sql = "INSERT INTO kv VALUES (?, 'new'), (?, 'new') ON CONFLICT (k) DO UPDATE SET v = kv.v || '+'";
+        String plan = explain(sql.replace("?", "7"));
+        assertTrue(plan.contains("KvLookupJoin(table=[[PUBLIC, KV]]") && plan.contains("keepOuter"), plan);
+        store.reset();
+        assertEquals(2, update(s, sql, 7L, -7L));
+        assertEquals(2, store.gets.get(), "one get per new row");
+        assertEquals(0, store.scans.get(), "kv is not scanned");
+        assertEquals(List.of(row("v7+"), row("new")), rows(s, "SELECT v FROM kv WHERE k IN (7, -7) ORDER BY k DESC"));
+        update(s, "DELETE FROM kv WHERE k = -7");
+        update(s, "UPDATE kv SET v = 'v7' WHERE k = 7");
+    }
+
+    @Test
     void aPlanIsMadeAgainOnceATablesSizeChangesByAnOrderOfMagnitude() throws Exception {
         update(s, "CREATE TABLE few (k BIGINT PRIMARY KEY, v VARCHAR)");
         update(s, "INSERT INTO few VALUES (100, 'a'), (200, 'b')");
