@@ -222,6 +222,12 @@ public final class Bitcask implements KvStore {
         return keyDir.count(fromInclusive, toExclusive);
     }
 
+    /** The keydir's ordered index keeps its leaves' sizes: the same count as {@link #countKeys}. */
+    @Override
+    public long countKeysFromIndex(byte[] fromInclusive, byte[] toExclusive) {
+        return countKeys(fromInclusive, toExclusive);
+    }
+
     /** The value at {@code loc}, or (for a scan) the key's current value if merge moved it meanwhile. */
     private byte[] readAt(byte[] key, long loc) {
         byte[] value = readUnlessMergedAway(key, loc);

@@ -85,6 +85,15 @@ public interface KvStore extends AutoCloseable {
         return n;
     }
 
+    /**
+     * What {@link #countKeys} would return, when the store can answer from an index that keeps sizes, without
+     * visiting each key (Bitcask's keydir adds up leaf sizes); -1 when it would have to walk the keys or ask
+     * over a network. Cheap enough for a query planner to ask about each table it plans.
+     */
+    default long countKeysFromIndex(byte[] fromInclusive, byte[] toExclusive) {
+        return -1;
+    }
+
     /** Makes every write so far durable. */
     void flush();
 

@@ -6,7 +6,8 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * Calcite plans by schema and statement text, least recently used dropped first; stale versions are misses.
+ * Calcite plans by schema and statement text, least recently used dropped first; stale versions are misses,
+ * and so are plans whose tables' sizes moved by an order of magnitude ({@link Plan#outdated()}).
  * A text may also be remembered as one that cannot be planned with its literals as parameters.
  */
 final class PlanCache {
@@ -32,10 +33,15 @@ final class PlanCache {
         return schema + '\u0000' + sql;
     }
 
-    /** The entry for {@code key} made for {@code catalogVersion}, or null. */
-    synchronized Entry get(String key, long catalogVersion) {
-        Entry e = plans.get(key);
-        return e != null && e.catalogVersion() == catalogVersion ? e : null;
+    /** The entry for {@code key} made for {@code catalogVersion} and not outdated by table sizes, or null. */
+    Entry get(String key, long catalogVersion) {
+        Entry e;
+        synchronized (this) {
+            e = plans.get(key);
+        }
+        // Outside the lock: finding a plan outdated may count its tables' keys.
+        return e != null && e.catalogVersion() == catalogVersion && (e.plan() == null || !e.plan().outdated())
+                ? e : null;
     }
 
     synchronized void put(String key, Plan plan) {

@@ -5,7 +5,10 @@ import io.kegdb.sql.plan.SqlErrors;
 
 import java.util.List;
 
-/** {@link SqlStatement}: a plan, made again if DDL changed the catalog since it was prepared. */
+/**
+ * {@link SqlStatement}: a plan, made again if DDL changed the catalog since it was prepared or its tables'
+ * sizes outdated it.
+ */
 final class ReplanningStatement implements SqlStatement {
 
     private final KegSession session;
@@ -51,7 +54,7 @@ final class ReplanningStatement implements SqlStatement {
         }
         try {
             long version = plan.catalogVersion();
-            if (version >= 0 && version != session.database().catalog().snapshot().version()) {
+            if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
                 plan = session.replan(sql, deadline);
             }
             return session.run(plan, params == null ? List.of() : params, maxRows, deadline);

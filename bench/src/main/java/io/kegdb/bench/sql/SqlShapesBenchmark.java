@@ -27,7 +27,8 @@ import java.util.Random;
  * taken in both forms and compared across databases; a shape whose answers differ is flagged in the table.
  *
  * <pre>
- * ./kegdb bench sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N] [--only kegdb,sqlite,h2] [--dir DIR]
+ * ./kegdb bench sql [--rows N] [--seconds S] [--warmup S] [--cold-runs N] [--only kegdb,sqlite,h2]
+ *                   [--shapes SUBSTRING,...] [--dir DIR]
  * </pre>
  */
 public final class SqlShapesBenchmark {

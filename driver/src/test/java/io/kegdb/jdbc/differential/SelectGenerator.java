@@ -7,7 +7,8 @@ import java.util.Random;
 /**
  * Random SELECTs over {@link RandomTable}s that KegDB and H2 must answer alike: filters on the key (equality,
  * ranges, BETWEEN, IN, LIKE prefixes) and on the value (NULL tests, comparisons), projections with CASE and
- * functions, DISTINCT, aggregates, GROUP BY and HAVING, inner and left joins on keys and values, IN / EXISTS /
+ * functions, DISTINCT, aggregates, GROUP BY and HAVING, inner, left and right joins on keys and values (with
+ * more conditions in ON: on the joined side alone or comparing both), self joins, IN / EXISTS /
  * scalar sub-queries, UNION, derived tables with ORDER BY and LIMIT. Only what both read the same way: a LIMIT
  * or OFFSET only under a total order, NULL ordering always spelt out, no integer division, no CHAR results of
  * different lengths (CASE yields numbers or columns).
@@ -130,7 +131,19 @@ final class SelectGenerator {
         }
         int pick = r.nextInt(conditions.size()); // a.k = a.k with itself is always there
         RandomTable b = partners.get(pick);
-        String join = r.nextInt(3) == 0 ? " LEFT JOIN " : " JOIN ";
+        String join = switch (r.nextInt(6)) {
+            case 0, 1 -> " LEFT JOIN ";
+            case 2 -> " RIGHT JOIN ";
+            default -> " JOIN ";
+        };
+        // More in the ON clause: a condition of the joined side's own (for an outer join it limits the matches,
+        // not the rows), or one comparing both sides.
+        String on = switch (r.nextInt(5)) {
+            case 0 -> " AND " + keyPredicate(b, "b.");
+            case 1 -> " AND " + predicate(b, "b.", 1);
+            case 2 -> a.valueType() == b.valueType() && a.valueType() != ColumnType.VARBINARY ? " AND a.v <> b.v" : "";
+            default -> "";
+        };
         String filter = switch (r.nextInt(4)) {
             case 0 -> "";
             case 1 -> " WHERE a.k = " + a.keyType().randomLiteral(r); // the point join
@@ -138,10 +151,10 @@ final class SelectGenerator {
             default -> " WHERE " + predicate(a, "a.", 1) + " AND " + predicate(b, "b.", 1);
         };
         boolean order = r.nextBoolean();
-        // Each row of a meets at most one row of b on b.k, and a.k, b.k orders every row in the other case too.
-        String orderBy = order ? " ORDER BY a.k, b.k NULLS FIRST" + limit() : "";
+        // A row joins a row of a with one of b, or one of either with nulls: a.k, b.k orders every row.
+        String orderBy = order ? " ORDER BY a.k NULLS FIRST, b.k NULLS FIRST" + limit() : "";
         return new Query("SELECT a.k, a.v, b.k, b.v FROM " + a.name() + " a" + join + b.name() + " b ON "
-                + conditions.get(pick) + filter + orderBy, order);
+                + conditions.get(pick) + on + filter + orderBy, order);
     }
 
     private Query subQuery() {

@@ -39,11 +39,12 @@ public final class CalcitePlan implements Plan {
     private final Bindable<?> bindable;
     private final Map<String, Object> stash;
     private final String explain;
+    private final TableSizes sizes;
     private volatile SqlError constantFailure;
 
     CalcitePlan(CatalogSchema schema, JavaTypeFactory typeFactory, boolean query, List<ColumnInfo> parameters,
                 RelDataType parameterRow, List<ColumnInfo> columns, Bindable<?> bindable, Map<String, Object> stash,
-                String explain) {
+                String explain, TableSizes sizes) {
         this.schema = schema;
         this.typeFactory = typeFactory;
         this.query = query;
@@ -53,11 +54,17 @@ public final class CalcitePlan implements Plan {
         this.bindable = bindable;
         this.stash = Map.copyOf(stash);
         this.explain = explain;
+        this.sizes = sizes;
     }
 
     @Override
     public long catalogVersion() {
         return schema.snapshot.version();
+    }
+
+    @Override
+    public boolean outdated() {
+        return sizes.outdated();
     }
 
     @Override

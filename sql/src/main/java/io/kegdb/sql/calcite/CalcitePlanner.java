@@ -112,6 +112,7 @@ public final class CalcitePlanner {
             // run correctly without it.
             planner.removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
             planner.addRule(KvModifyRule.create(upsert));
+            KvLookupJoinRule.ALL.forEach(planner::addRule);
             planner.setExecutor(RexUtil.EXECUTOR);
             planner.addListener(new DeadlineListener(deadline));
             RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
@@ -124,6 +125,7 @@ public final class CalcitePlanner {
                             // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
+            TableSizes sizes = TableSizes.of(root.rel);
             deadline.check();
             Program program = Programs.sequence(
                     // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
@@ -169,7 +171,8 @@ public final class CalcitePlanner {
             if (LOG.isDebugEnabled()) {
                 LOG.debug("planned in {} us: {}\n{}", (System.nanoTime() - start) / 1000, sql, explain);
             }
-            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain);
+            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
+                    sizes);
         } catch (SqlError e) {
             throw e;
         } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {

@@ -25,7 +25,7 @@ public final class CatalogSchema {
         SchemaPlus plus = root.plus();
         snapshot.schemas().forEach((name, tables) -> {
             Map<String, Table> map = new LinkedHashMap<>();
-            tables.forEach((t, def) -> map.put(t, new KvTable(def)));
+            tables.forEach((t, def) -> map.put(t, new KvTable(def, store)));
             plus.add(name, new FixedSchema(map));
         });
         this.systemTables = SystemTable.all(store, snapshot, extraSystemTables);

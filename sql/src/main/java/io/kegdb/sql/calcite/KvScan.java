@@ -120,7 +120,7 @@ final class KvScan extends TableScan implements EnumerableRel {
 
     @Override
     public double estimateRowCount(RelMetadataQuery mq) {
-        double rows = KvTable.ROW_COUNT_GUESS;
+        double rows = table.getRowCount();
         if (predicate != null) {
             double selected = 0;
             for (KeyRange r : predicate.ranges()) {

@@ -1,5 +1,6 @@
 package io.kegdb.sql.calcite;
 
+import io.kegdb.engine.KvStore;
 import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.catalog.TableDef;
 import org.apache.calcite.plan.RelOptTable;
@@ -15,16 +16,50 @@ import org.apache.calcite.util.ImmutableBitSet;
 
 import java.util.List;
 
-/** A user table as Calcite sees it: two columns, the first a unique key; scanned through {@link KvScan}. */
+/**
+ * A user table as Calcite sees it: two columns, the first a unique key; scanned through {@link KvScan}. Its
+ * row count for planning is the store's count of the table's keys where the store keeps one in an index.
+ */
 final class KvTable extends AbstractTable implements TranslatableTable {
 
-    /** Assumed size for planning; the store keeps no per-table counts. */
+    /** Assumed size for planning when the store cannot count a table's keys from an index. */
     static final double ROW_COUNT_GUESS = 100_000;
 
     final TableDef def;
+    /** Where the row count comes from; null for a table used for its row type alone. */
+    private final KvStore store;
+    /** The last count and the store's write version it was taken at (-1: never, or no versions). */
+    private volatile Counted counted = new Counted(-1, ROW_COUNT_GUESS);
+
+    private record Counted(long writeVersion, double rows) {
+    }
 
     KvTable(TableDef def) {
+        this(def, null);
+    }
+
+    KvTable(TableDef def, KvStore store) {
         this.def = def;
+        this.store = store;
+    }
+
+    /**
+     * The table's rows as the planner assumes them: the store's count (at least 1, so costs stay positive), or
+     * {@link #ROW_COUNT_GUESS}. Counted again only after a write, as Calcite asks many times per plan.
+     */
+    double rowCount() {
+        if (store == null) {
+            return ROW_COUNT_GUESS;
+        }
+        long version = store.writeVersion();
+        Counted c = counted;
+        if (version >= 0 && c.writeVersion() == version) {
+            return c.rows();
+        }
+        long n = store.countKeysFromIndex(def.prefix(), def.prefixEnd());
+        double rows = n < 0 ? ROW_COUNT_GUESS : Math.max(n, 1);
+        counted = new Counted(version, rows);
+        return rows;
     }
 
     @Override
@@ -51,7 +86,7 @@ final class KvTable extends AbstractTable implements TranslatableTable {
 
     @Override
     public Statistic getStatistic() {
-        return Statistics.of(ROW_COUNT_GUESS, List.of(ImmutableBitSet.of(0)));
+        return Statistics.of(rowCount(), List.of(ImmutableBitSet.of(0)));
     }
 
     @Override

@@ -43,6 +43,11 @@ public final class BoundLiteralsPlan implements Plan {
     }
 
     @Override
+    public boolean outdated() {
+        return shared.outdated();
+    }
+
+    @Override
     public boolean isQuery() {
         return shared.isQuery();
     }

@@ -45,6 +45,11 @@ public final class ExplainPlan implements Plan {
     }
 
     @Override
+    public boolean outdated() {
+        return inner.outdated();
+    }
+
+    @Override
     public boolean isQuery() {
         return true;
     }

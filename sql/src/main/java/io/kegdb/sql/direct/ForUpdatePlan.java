@@ -47,6 +47,11 @@ public final class ForUpdatePlan implements Plan {
     }
 
     @Override
+    public boolean outdated() {
+        return inner.outdated();
+    }
+
+    @Override
     public boolean isQuery() {
         return inner.isQuery();
     }

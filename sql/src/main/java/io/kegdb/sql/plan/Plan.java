@@ -13,6 +13,14 @@ public interface Plan {
     /** Catalog version the plan was made for; a plan of an older version is made again. */
     long catalogVersion();
 
+    /**
+     * Whether the plan was chosen for table sizes that have since changed so much that it may no longer be
+     * the cheaper one: it is then made again, like a plan of an older catalog version.
+     */
+    default boolean outdated() {
+        return false;
+    }
+
     boolean isQuery();
 
     List<ColumnInfo> parameters();

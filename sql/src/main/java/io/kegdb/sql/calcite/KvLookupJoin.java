@@ -1,0 +1,125 @@
+package io.kegdb.sql.calcite;
+
+import org.apache.calcite.DataContext;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.function.Function2;
+import org.apache.calcite.linq4j.tree.BlockBuilder;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.SingleRel;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
+
+import java.util.List;
+
+/**
+ * A join on the key of a key/value table, run as one lookup of that table per row of the other input (the
+ * outer): the outer row's join column, encoded as a key, is read with a {@code get} (a presence check when
+ * only the key is needed), through the statement's read view. The looked-up table's own key conditions still
+ * hold: a key outside them is not read. With {@code keepOuter} an outer row without a match comes out with
+ * nulls (the outer side of a LEFT or RIGHT join). Output columns are in the join's order: the outer's first
+ * unless the looked-up table was the join's left input.
+ */
+final class KvLookupJoin extends SingleRel implements EnumerableRel {
+
+    /**
+     * What a lookup costs against a scan's step over one pair (1): a get finds the key in the keydir's hash
+     * index and reads its record, where a scan reads records already located in order.
+     */
+    static final double LOOKUP_COST = 2;
+
+    /** The looked-up table as the planner had it: its table, key conditions and whether only keys are read. */
+    final KvScan inner;
+    final int outerKey;
+    final boolean innerFirst;
+    final boolean keepOuter;
+
+    KvLookupJoin(RelOptCluster cluster, RelTraitSet traits, RelNode outer, KvScan inner, int outerKey,
+                 boolean innerFirst, boolean keepOuter, RelDataType rowType) {
+        super(cluster, traits, outer);
+        this.inner = inner;
+        this.outerKey = outerKey;
+        this.innerFirst = innerFirst;
+        this.keepOuter = keepOuter;
+        this.rowType = rowType;
+    }
+
+    /** Rows of {@code outer} (in the enumerable convention) joined with the rows of {@code inner} they find. */
+    static KvLookupJoin create(RelNode outer, KvScan inner, int outerKey, boolean innerFirst, boolean keepOuter) {
+        RelOptCluster cluster = outer.getCluster();
+        JoinRelType type = !keepOuter ? JoinRelType.INNER : innerFirst ? JoinRelType.RIGHT : JoinRelType.LEFT;
+        RelDataType rowType = SqlValidatorUtil.deriveJoinRowType(innerFirst ? inner.getRowType() : outer.getRowType(),
+                innerFirst ? outer.getRowType() : inner.getRowType(), type, cluster.getTypeFactory(), null, List.of());
+        return new KvLookupJoin(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), outer, inner,
+                outerKey, innerFirst, keepOuter, rowType);
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new KvLookupJoin(getCluster(), traitSet, sole(inputs), inner, outerKey, innerFirst, keepOuter,
+                rowType);
+    }
+
+    @Override
+    protected RelDataType deriveRowType() {
+        return rowType;
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        return super.explainTerms(pw)
+                .item("table", inner.getTable().getQualifiedName())
+                .item("key", "$" + outerKey)
+                .itemIf("keys", inner.predicate, inner.predicate != null)
+                .itemIf("valueEquals", inner.valueEquals, inner.valueEquals != null)
+                .itemIf("keysOnly", true, inner.keysOnly)
+                .itemIf("keepOuter", true, keepOuter)
+                .itemIf("innerFirst", true, innerFirst);
+    }
+
+    /** Each outer row finds at most one row (the key is unique), and never more rows than the table's range. */
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        double outer = mq.getRowCount(getInput());
+        return keepOuter ? outer : Math.max(1, Math.min(outer, inner.estimateRowCount(mq)));
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        double lookups = mq.getRowCount(getInput()) * LOOKUP_COST;
+        return planner.getCostFactory().makeCost(lookups, lookups, lookups);
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+        BlockBuilder builder = new BlockBuilder();
+        Result outer = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
+        Expression outerRows = outer.physType.convertTo(builder.append("outer", outer.block), JavaRowFormat.ARRAY);
+        Expression source = implementor.stash(new KvLookupSource(inner.def, inner.predicate, inner.valueEquals,
+                inner.keysOnly, outerKey, innerFirst, keepOuter), Function2.class);
+        Expression joined;
+        try {
+            joined = Expressions.call(source, Function2.class.getMethod("apply", Object.class, Object.class),
+                    outerRows, DataContext.ROOT);
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+        builder.add(Expressions.return_(null, Expressions.convert_(joined, Enumerable.class)));
+        PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+        return implementor.result(physType, builder.toBlock());
+    }
+}
