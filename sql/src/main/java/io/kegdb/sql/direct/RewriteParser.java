@@ -46,9 +46,16 @@ abstract class RewriteParser {
         this.pieces = pieces;
     }
 
+    /**
+     * Whether {@code word} (upper-case ASCII) occurs anywhere in {@code sql}, ignoring case: the cheap test
+     * every statement passes before a rewrite parses it, so it compares the first letter before the rest.
+     */
     static boolean mentions(String sql, String word) {
+        char upper = word.charAt(0);
+        char lower = Character.toLowerCase(upper);
         for (int i = 0; i + word.length() <= sql.length(); i++) {
-            if (sql.regionMatches(true, i, word, 0, word.length())) {
+            char c = sql.charAt(i);
+            if ((c == upper || c == lower) && sql.regionMatches(true, i + 1, word, 1, word.length() - 1)) {
                 return true;
             }
         }
