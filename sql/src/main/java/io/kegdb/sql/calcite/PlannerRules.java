@@ -259,57 +259,6 @@ final class PlannerRules {
     private PlannerRules() {
     }
 
-    private static List<RelOptRule> volcano() {
-        List<RelOptRule> rules = new ArrayList<>(EnumerableRules.ENUMERABLE_RULES);
-        rules.addAll(List.of(EnumerableRules.TO_INTERPRETER, Bindables.BINDABLE_TABLE_SCAN_RULE,
-                AbstractConverter.ExpandConversionRule.INSTANCE,
-                // projections and filters
-                ProjectMergeRule.Config.DEFAULT.toRule(), ProjectRemoveRule.Config.DEFAULT.toRule(),
-                ProjectFilterTransposeRule.Config.DEFAULT.toRule(), FilterProjectTransposeRule.Config.DEFAULT.toRule(),
-                FilterMergeRule.Config.DEFAULT.toRule(), FilterTableScanRule.Config.DEFAULT.toRule(),
-                ProjectTableScanRule.Config.DEFAULT.toRule(), ProjectTableScanRule.Config.INTERPRETER.toRule(),
-                ReduceExpressionsRule.FilterReduceExpressionsRule.FilterReduceExpressionsRuleConfig.DEFAULT.toRule(),
-                DateRangeRules.FILTER_INSTANCE, CalcRemoveRule.Config.DEFAULT.toRule(),
-                // joins
-                FILTER_INTO_JOIN, JOIN_CONDITION_PUSH, JoinPushExpressionsRule.Config.DEFAULT.toRule(),
-                JoinCommuteRule.Config.DEFAULT.toRule(), JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT,
-                SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT.toRule(),
-                SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT.toRule(),
-                // aggregates
-                AggregateProjectMergeRule.Config.DEFAULT.toRule(), AggregateMergeRule.Config.DEFAULT.toRule(),
-                AggregateRemoveRule.Config.DEFAULT.toRule(), AggregateJoinTransposeRule.Config.DEFAULT.toRule(),
-                AggregateProjectPullUpConstantsRule.Config.ANY.toRule(),
-                AggregateExpandDistinctAggregatesRule.Config.DEFAULT.toRule(),
-                AggregateExpandWithinDistinctRule.Config.DEFAULT.toRule(),
-                AggregateCaseToFilterRule.Config.DEFAULT.toRule(), AggregateReduceFunctionsRule.Config.DEFAULT.toRule(),
-                FilterAggregateTransposeRule.Config.DEFAULT.toRule(), ProjectAggregateMergeRule.Config.DEFAULT.toRule(),
-                // sorts
-                SortProjectTransposeRule.Config.DEFAULT.toRule(), SortJoinTransposeRule.Config.DEFAULT.toRule(),
-                SortRemoveConstantKeysRule.Config.DEFAULT.toRule(), SortUnionTransposeRule.Config.DEFAULT.toRule(),
-                SortRemoveRule.Config.DEFAULT.toRule(),
-                // set operations
-                UnionMergeRule.Config.DEFAULT.toRule(), UnionMergeRule.Config.INTERSECT.toRule(),
-                UnionMergeRule.Config.MINUS.toRule(), UnionPullUpConstantsRule.Config.DEFAULT.toRule(),
-                UnionToDistinctRule.Config.DEFAULT.toRule(), UnionToValuesRule.Config.DEFAULT.toRule(),
-                IntersectToDistinctRule.Config.DEFAULT.toRule(), MinusToDistinctRule.Config.DEFAULT.toRule(),
-                // windows, samples, MATCH_RECOGNIZE
-                ProjectToWindowRule.ProjectToLogicalProjectAndWindowRule.ProjectToLogicalProjectAndWindowRuleConfig
-                        .DEFAULT.toRule(),
-                ProjectWindowTransposeRule.Config.DEFAULT.toRule(), FilterWindowTransposeRule.Config.DEFAULT.toRule(),
-                ProjectOverSumToSum0Rule.Config.DEFAULT.toRule(), SampleToFilterRule.Config.DEFAULT.toRule(),
-                FilterSampleTransposeRule.Config.DEFAULT.toRule(), MatchRule.Config.DEFAULT.toRule(),
-                // empty and single-row inputs
-                PruneEmptyRules.UNION_INSTANCE, PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE,
-                PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE,
-                PruneEmptyRules.AGGREGATE_INSTANCE, PruneEmptyRules.WINDOW_INSTANCE,
-                PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
-                PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE, PruneEmptyRules.EMPTY_TABLE_INSTANCE,
-                SingleValuesOptimizationRules.JOIN_LEFT_INSTANCE, SingleValuesOptimizationRules.JOIN_RIGHT_INSTANCE,
-                SingleValuesOptimizationRules.JOIN_LEFT_PROJECT_INSTANCE,
-                SingleValuesOptimizationRules.JOIN_RIGHT_PROJECT_INSTANCE));
-        return List.copyOf(rules);
-    }
-
     /** {@code programs} one after the other, as Calcite's {@code Programs.sequence}. */
     static Program sequence(Program... programs) {
         return (planner, rel, traits, materializations, lattices) -> {
