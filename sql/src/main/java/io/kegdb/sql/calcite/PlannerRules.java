@@ -292,8 +292,9 @@ final class PlannerRules {
 
     /**
      * Calcite's rewrites of sub-queries, correlations and measures into joins and aggregates (its
-     * {@code Programs.subQuery}, {@code decorrelate} and {@code measure}), for a statement that has any of these;
-     * they leave any other statement as it is, so it skips them and the rule catalogue they build.
+     * {@code Programs.subQuery}, {@code decorrelate} and {@code measure}; the first also turns SUM over a window
+     * into $SUM0), for a statement that has any of these or a window; they leave any other statement as it is,
+     * so it skips them and the rule catalogue they build.
      */
     static Program rewrites() {
         return (planner, rel, traits, materializations, lattices) -> needsRewrites(rel)
@@ -309,7 +310,7 @@ final class PlannerRules {
                 RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel);
     }
 
-    /** True if the tree holds a sub-query, a correlation or a measure aggregate. */
+    /** True if the tree holds a sub-query, a correlation, a window or a measure aggregate. */
     static boolean needsRewrites(RelNode root) {
         boolean[] found = {false};
         RexShuttle finder = new RexShuttle() {
@@ -323,6 +324,12 @@ final class PlannerRules {
             public RexNode visitCorrelVariable(RexCorrelVariable variable) {
                 found[0] = true;
                 return variable;
+            }
+
+            @Override
+            public RexNode visitOver(RexOver over) {
+                found[0] = true;
+                return over;
             }
         };
         new RelVisitor() {
