@@ -50,7 +50,8 @@ final class KegDatabase implements SqlDatabase {
     private final KvStore store;
     private final Catalog catalog;
     private final List<SystemTableSource> extraSystemTables;
-    private final CalcitePlanner planner = new CalcitePlanner();
+    /** Made for the first statement Calcite plans: opening a database and a connection loads no Calcite. */
+    private volatile CalcitePlanner planner;
     private final PlanCache plans = new PlanCache(PLAN_CACHE_SIZE);
     private final AtomicLong plansCompiled = new AtomicLong();
     private volatile CatalogSchema schema;
@@ -65,7 +66,7 @@ final class KegDatabase implements SqlDatabase {
     static KegDatabase open(KvStore store, DatabaseOptions options) throws SqlError {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
-        Set<String> names = new HashSet<>(SystemTable.BUILT_IN);
+        Set<String> names = new HashSet<>(Catalog.BUILT_IN_SYSTEM_TABLES);
         for (SystemTableSource t : options.systemTables()) {
             if (!names.add(t.name())) {
                 throw new IllegalArgumentException("system table SYS." + t.name() + " is defined twice");
@@ -195,7 +196,21 @@ final class KegDatabase implements SqlDatabase {
 
     private Plan compile(String sql, String defaultSchema, Deadline deadline) throws SqlError {
         plansCompiled.incrementAndGet();
-        return planner.plan(sql, schema(), defaultSchema, deadline);
+        return planner().plan(sql, schema(), defaultSchema, deadline);
+    }
+
+    private CalcitePlanner planner() {
+        CalcitePlanner p = planner;
+        if (p == null) {
+            synchronized (this) {
+                p = planner;
+                if (p == null) {
+                    p = new CalcitePlanner();
+                    planner = p;
+                }
+            }
+        }
+        return p;
     }
 
     /** Statements Calcite has planned since the database opened (plan cache misses). */

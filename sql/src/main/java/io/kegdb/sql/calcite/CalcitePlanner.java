@@ -23,14 +23,15 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.logical.LogicalProject;
-import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
-import org.apache.calcite.rel.rules.CoreRules;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.runtime.Bindable;
+import org.apache.calcite.runtime.Hook;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlInsert;
 import org.apache.calcite.sql.SqlKind;
@@ -47,7 +48,6 @@ import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
-import org.apache.calcite.tools.Programs;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -57,6 +57,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.function.Consumer;
 
 /**
  * Plans a statement with Calcite: parse, validate, convert to relational algebra, push key conditions,
@@ -75,10 +76,11 @@ public final class CalcitePlanner {
     }
 
     public CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline) throws SqlError {
-        long start = System.nanoTime();
+        PlanningPhases phases = new PlanningPhases();
         try {
             deadline.check();
             SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+            phases.mark("parse");
             checkRowCounts(parsed);
             EmptyLikeEscape.removeFrom(parsed);
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
@@ -94,6 +96,7 @@ public final class CalcitePlanner {
                     typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
                             .withIdentifierExpansion(true));
             SqlNode validated = validate(validator, parsed);
+            phases.mark("validate");
             deadline.check();
             if (!query && touchesSystemSchema(reader, validated)) {
                 throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
@@ -106,16 +109,16 @@ public final class CalcitePlanner {
             VolcanoPlanner planner = new VolcanoPlanner();
             planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
             planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
-            RelOptUtil.registerDefaultRules(planner, false, false);
-            // On calcite-core 1.42.0 this rule also fires on physical (enumerable) joins and then fails with an
-            // internal error (a LEFT JOIN on the key reading only the left side); the plans it would simplify
-            // run correctly without it.
-            planner.removeRule(CoreRules.JOIN_ON_UNIQUE_TO_SEMI_JOIN);
             planner.addRule(KvModifyRule.create(upsert));
-            KvLookupJoinRule.ALL.forEach(planner::addRule);
             planner.setExecutor(RexUtil.EXECUTOR);
             planner.addListener(new DeadlineListener(deadline));
             RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+            // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
+            // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
+            // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
+            cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
+                    new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())));
+            phases.mark("planner");
             SqlToRelConverter converter = new SqlToRelConverter(
                     (rowType, queryString, schemaPath, viewPath) -> {
                         throw new UnsupportedOperationException("views are not supported");
@@ -126,18 +129,17 @@ public final class CalcitePlanner {
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
             TableSizes sizes = TableSizes.of(root.rel);
+            phases.mark("sql-to-rel");
             deadline.check();
-            Program program = Programs.sequence(
+            Program program = PlannerRules.sequence(phases.timed("join-conditions",
                     // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
                     // gives o.k = ?), so each side's key condition reaches its scan below.
-                    Programs.hep(List.of(CoreRules.FILTER_INTO_JOIN, CoreRules.JOIN_CONDITION_PUSH,
-                            JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT), true,
-                            DefaultRelMetadataProvider.INSTANCE),
-                    Programs.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT, KvProjectRule.THROUGH_FILTER,
-                            KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT, KvSortRule.THROUGH_FILTER,
-                            KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
-                            KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE), true,
-                            DefaultRelMetadataProvider.INSTANCE),
+                    PlannerRules.hep(List.of(PlannerRules.FILTER_INTO_JOIN, PlannerRules.JOIN_CONDITION_PUSH,
+                            JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
+                    phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
+                            KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
+                            KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
+                            KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
                     // Calcite's Volcano phase registers its root twice, and fails, when the root already has
                     // the required traits (a whole statement answered by one KvCount): an identity projection
                     // goes above it, which Volcano removes again.
@@ -145,7 +147,15 @@ public final class CalcitePlanner {
                             ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
                                     rel.getRowType()), rel.getRowType(), Set.of())
                             : rel,
-                    Programs.standard());
+                    phases.timed("rewrites", PlannerRules.rewrites()),
+                    phases.timed("trim", PlannerRules.trim()),
+                    phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
+                        PlannerRules.volcano(rel).forEach(p::addRule);
+                        p.setRoot(rel);
+                        p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
+                        return p.chooseDelegate().findBestExp();
+                    }),
+                    phases.timed("calcs", PlannerRules.calcs()));
             // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
             // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
             RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
@@ -164,12 +174,21 @@ public final class CalcitePlanner {
             }
             deadline.check();
             Map<String, Object> stash = new HashMap<>();
-            Bindable<?> bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
-                    EnumerableRel.Prefer.ARRAY);
+            Bindable<?> bindable;
+            // Calcite hands the generated Java to this hook just before compiling it.
+            Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
+            try {
+                bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
+                        EnumerableRel.Prefer.ARRAY);
+            } finally {
+                generated.close();
+            }
+            phases.mark("compile");
             deadline.check();
             String explain = RelOptUtil.toString(best);
+            phases.mark("explain");
             if (LOG.isDebugEnabled()) {
-                LOG.debug("planned in {} us: {}\n{}", (System.nanoTime() - start) / 1000, sql, explain);
+                LOG.debug("planned in {}: {}\n{}", phases, sql, explain);
             }
             return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
                     sizes);

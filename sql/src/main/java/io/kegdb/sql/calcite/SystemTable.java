@@ -23,9 +23,6 @@ import java.util.function.Supplier;
 /** A read-only table of schema SYS whose rows are computed when it is scanned. */
 public final class SystemTable extends AbstractTable implements ScannableTable {
 
-    /** The names of the built-in tables, which extra tables may not take. */
-    public static final List<String> BUILT_IN = List.of("TABLES", "SEGMENTS", "STATS");
-
     public record Column(String name, SqlTypeName type, int jdbcType, boolean nullable) {
         Column(String name, SqlTypeName type, int jdbcType) {
             this(name, type, jdbcType, false);

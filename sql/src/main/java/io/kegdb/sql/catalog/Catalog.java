@@ -33,6 +33,8 @@ public final class Catalog {
 
     public static final String DEFAULT_SCHEMA = "PUBLIC";
     public static final String SYSTEM_SCHEMA = "SYS";
+    /** The names of schema SYS's built-in tables, which extra system tables may not take (defined by SystemTable). */
+    public static final List<String> BUILT_IN_SYSTEM_TABLES = List.of("TABLES", "SEGMENTS", "STATS");
     private static final int DELETE_BATCH = 1000;
     private static final byte[] TABLE_PREFIX = {0, 0, 0, 0, 'T'};
     private static final byte[] TABLE_PREFIX_END = {0, 0, 0, 0, 'U'};

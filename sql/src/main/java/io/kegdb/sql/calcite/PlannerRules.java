@@ -1,0 +1,361 @@
+package io.kegdb.sql.calcite;
+
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
+import org.apache.calcite.interpreter.Bindables;
+import org.apache.calcite.plan.RelOptCostImpl;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.hep.HepPlanner;
+import org.apache.calcite.plan.hep.HepProgram;
+import org.apache.calcite.plan.hep.HepProgramBuilder;
+import org.apache.calcite.plan.volcano.AbstractConverter;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.core.Correlate;
+import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rel.core.Match;
+import org.apache.calcite.rel.core.Sample;
+import org.apache.calcite.rel.core.Window;
+import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.RelFactories;
+import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
+import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
+import org.apache.calcite.rel.metadata.RelMetadataProvider;
+import org.apache.calcite.rel.rules.AggregateCaseToFilterRule;
+import org.apache.calcite.rel.rules.AggregateExpandDistinctAggregatesRule;
+import org.apache.calcite.rel.rules.AggregateExpandWithinDistinctRule;
+import org.apache.calcite.rel.rules.AggregateJoinTransposeRule;
+import org.apache.calcite.rel.rules.AggregateMergeRule;
+import org.apache.calcite.rel.rules.AggregateProjectMergeRule;
+import org.apache.calcite.rel.rules.AggregateProjectPullUpConstantsRule;
+import org.apache.calcite.rel.rules.AggregateReduceFunctionsRule;
+import org.apache.calcite.rel.rules.AggregateRemoveRule;
+import org.apache.calcite.rel.rules.CalcMergeRule;
+import org.apache.calcite.rel.rules.CalcRemoveRule;
+import org.apache.calcite.rel.rules.DateRangeRules;
+import org.apache.calcite.rel.rules.FilterAggregateTransposeRule;
+import org.apache.calcite.rel.rules.FilterCalcMergeRule;
+import org.apache.calcite.rel.rules.FilterJoinRule;
+import org.apache.calcite.rel.rules.FilterMergeRule;
+import org.apache.calcite.rel.rules.FilterProjectTransposeRule;
+import org.apache.calcite.rel.rules.FilterSampleTransposeRule;
+import org.apache.calcite.rel.rules.FilterTableScanRule;
+import org.apache.calcite.rel.rules.FilterToCalcRule;
+import org.apache.calcite.rel.rules.FilterWindowTransposeRule;
+import org.apache.calcite.rel.rules.IntersectToDistinctRule;
+import org.apache.calcite.rel.rules.JoinCommuteRule;
+import org.apache.calcite.rel.rules.JoinPushExpressionsRule;
+import org.apache.calcite.rel.rules.JoinPushThroughJoinRule;
+import org.apache.calcite.rel.rules.MatchRule;
+import org.apache.calcite.rel.rules.MinusToDistinctRule;
+import org.apache.calcite.rel.rules.ProjectAggregateMergeRule;
+import org.apache.calcite.rel.rules.ProjectCalcMergeRule;
+import org.apache.calcite.rel.rules.ProjectFilterTransposeRule;
+import org.apache.calcite.rel.rules.ProjectMergeRule;
+import org.apache.calcite.rel.rules.ProjectOverSumToSum0Rule;
+import org.apache.calcite.rel.rules.ProjectRemoveRule;
+import org.apache.calcite.rel.rules.ProjectTableScanRule;
+import org.apache.calcite.rel.rules.ProjectToCalcRule;
+import org.apache.calcite.rel.rules.ProjectToWindowRule;
+import org.apache.calcite.rel.rules.ProjectWindowTransposeRule;
+import org.apache.calcite.rel.rules.PruneEmptyRules;
+import org.apache.calcite.rel.rules.ReduceExpressionsRule;
+import org.apache.calcite.rel.rules.SampleToFilterRule;
+import org.apache.calcite.rel.rules.SemiJoinRule;
+import org.apache.calcite.rel.rules.SingleValuesOptimizationRules;
+import org.apache.calcite.rel.rules.SortJoinTransposeRule;
+import org.apache.calcite.rel.rules.SortProjectTransposeRule;
+import org.apache.calcite.rel.rules.SortRemoveConstantKeysRule;
+import org.apache.calcite.rel.rules.SortRemoveRule;
+import org.apache.calcite.rel.rules.SortUnionTransposeRule;
+import org.apache.calcite.rel.rules.UnionMergeRule;
+import org.apache.calcite.rel.rules.UnionPullUpConstantsRule;
+import org.apache.calcite.rel.rules.UnionToDistinctRule;
+import org.apache.calcite.rel.rules.UnionToValuesRule;
+import org.apache.calcite.rex.RexCorrelVariable;
+import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.rex.RexShuttle;
+import org.apache.calcite.rex.RexSubQuery;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql2rel.RelFieldTrimmer;
+import org.apache.calcite.tools.Program;
+import org.apache.calcite.tools.Programs;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The rules and programs {@link CalcitePlanner} runs, each rule built from its own config. Calcite's catalogues
+ * of rules ({@code CoreRules}, {@code RelOptRules}, {@code Programs}) build every rule they know, a few hundred,
+ * the first time any of them is touched: in a fresh JVM that was a quarter of a second of the first planned
+ * statement (the cold start of {@code kegdb bench sql}), mostly for rules no KegDB statement runs.
+ */
+final class PlannerRules {
+
+    static final RelOptRule FILTER_INTO_JOIN = FilterJoinRule.FilterIntoJoinRule.FilterIntoJoinRuleConfig.DEFAULT
+            .toRule();
+    static final RelOptRule JOIN_CONDITION_PUSH = FilterJoinRule.JoinConditionPushRule.JoinConditionPushRuleConfig
+            .DEFAULT.toRule();
+
+    /**
+     * The cost-based phase's rules for {@code tree}. Together the groups are the rules
+     * {@code RelOptUtil.registerDefaultRules(planner, false, false)} registers on calcite-core 1.42.0, less those
+     * for what KegDB has no use of (streams, star tables and lattices, exchanges) and less
+     * {@code JOIN_ON_UNIQUE_TO_SEMI_JOIN}, which on that version also fires on physical (enumerable) joins and then
+     * fails with an internal error (a LEFT JOIN on the key reading only the left side); the plans it would
+     * simplify run correctly without it. A group is left out when the tree has none of the relations its rules
+     * match and no rule of the others makes one, so it could not fire: each group's rules are built the first time
+     * a statement needs them.
+     */
+    static List<RelOptRule> volcano(RelNode tree) {
+        Shape shape = Shape.of(tree);
+        List<RelOptRule> rules = new ArrayList<>(Always.RULES);
+        if (shape.joins) {
+            rules.addAll(Joins.RULES);
+        }
+        if (shape.aggregates) {
+            rules.addAll(Aggregates.RULES);
+        }
+        if (shape.setOps) {
+            rules.addAll(SetOps.RULES);
+        }
+        if (shape.windows) {
+            rules.addAll(Windows.RULES);
+        }
+        if (shape.samples) {
+            rules.addAll(Samples.RULES);
+        }
+        if (shape.matches) {
+            rules.add(MatchRule.Config.DEFAULT.toRule());
+        }
+        return rules;
+    }
+
+    /** Implementation (enumerable conversions) and what applies to any statement. */
+    private static final class Always {
+        static final List<RelOptRule> RULES = always();
+
+        private static List<RelOptRule> always() {
+            List<RelOptRule> rules = new ArrayList<>(EnumerableRules.ENUMERABLE_RULES);
+            rules.addAll(List.of(EnumerableRules.TO_INTERPRETER, Bindables.BINDABLE_TABLE_SCAN_RULE,
+                    AbstractConverter.ExpandConversionRule.INSTANCE,
+                    ProjectMergeRule.Config.DEFAULT.toRule(), ProjectRemoveRule.Config.DEFAULT.toRule(),
+                    ProjectFilterTransposeRule.Config.DEFAULT.toRule(),
+                    FilterProjectTransposeRule.Config.DEFAULT.toRule(), FilterMergeRule.Config.DEFAULT.toRule(),
+                    FilterTableScanRule.Config.DEFAULT.toRule(), ProjectTableScanRule.Config.DEFAULT.toRule(),
+                    ProjectTableScanRule.Config.INTERPRETER.toRule(),
+                    ReduceExpressionsRule.FilterReduceExpressionsRule.FilterReduceExpressionsRuleConfig.DEFAULT
+                            .toRule(),
+                    DateRangeRules.FILTER_INSTANCE, CalcRemoveRule.Config.DEFAULT.toRule(),
+                    SortProjectTransposeRule.Config.DEFAULT.toRule(),
+                    SortRemoveConstantKeysRule.Config.DEFAULT.toRule(), SortRemoveRule.Config.DEFAULT.toRule(),
+                    PruneEmptyRules.PROJECT_INSTANCE, PruneEmptyRules.FILTER_INSTANCE, PruneEmptyRules.SORT_INSTANCE,
+                    PruneEmptyRules.SORT_FETCH_ZERO_INSTANCE, PruneEmptyRules.EMPTY_TABLE_INSTANCE));
+            return List.copyOf(rules);
+        }
+    }
+
+    /** Calcite's join rules and, first, the lookup join on a key. */
+    private static final class Joins {
+        private static final List<RelOptRule> CALCITE = List.of(FILTER_INTO_JOIN, JOIN_CONDITION_PUSH,
+                JoinPushExpressionsRule.Config.DEFAULT.toRule(), JoinCommuteRule.Config.DEFAULT.toRule(),
+                JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT,
+                SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT.toRule(),
+                SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT.toRule(),
+                AggregateJoinTransposeRule.Config.DEFAULT.toRule(), SortJoinTransposeRule.Config.DEFAULT.toRule(),
+                PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
+                SingleValuesOptimizationRules.JOIN_LEFT_INSTANCE, SingleValuesOptimizationRules.JOIN_RIGHT_INSTANCE,
+                SingleValuesOptimizationRules.JOIN_LEFT_PROJECT_INSTANCE,
+                SingleValuesOptimizationRules.JOIN_RIGHT_PROJECT_INSTANCE);
+
+        static final List<RelOptRule> RULES = joins();
+
+        private static List<RelOptRule> joins() {
+            List<RelOptRule> rules = new ArrayList<>(KvLookupJoinRule.ALL);
+            rules.addAll(CALCITE);
+            return List.copyOf(rules);
+        }
+    }
+
+    private static final class Aggregates {
+        static final List<RelOptRule> RULES = List.of(AggregateProjectMergeRule.Config.DEFAULT.toRule(),
+                AggregateMergeRule.Config.DEFAULT.toRule(), AggregateRemoveRule.Config.DEFAULT.toRule(),
+                AggregateProjectPullUpConstantsRule.Config.ANY.toRule(),
+                AggregateExpandDistinctAggregatesRule.Config.DEFAULT.toRule(),
+                AggregateExpandWithinDistinctRule.Config.DEFAULT.toRule(),
+                AggregateCaseToFilterRule.Config.DEFAULT.toRule(), AggregateReduceFunctionsRule.Config.DEFAULT.toRule(),
+                FilterAggregateTransposeRule.Config.DEFAULT.toRule(),
+                ProjectAggregateMergeRule.Config.DEFAULT.toRule(), PruneEmptyRules.AGGREGATE_INSTANCE);
+    }
+
+    private static final class SetOps {
+        static final List<RelOptRule> RULES = List.of(UnionMergeRule.Config.DEFAULT.toRule(),
+                UnionMergeRule.Config.INTERSECT.toRule(), UnionMergeRule.Config.MINUS.toRule(),
+                UnionPullUpConstantsRule.Config.DEFAULT.toRule(), UnionToDistinctRule.Config.DEFAULT.toRule(),
+                UnionToValuesRule.Config.DEFAULT.toRule(), IntersectToDistinctRule.Config.DEFAULT.toRule(),
+                MinusToDistinctRule.Config.DEFAULT.toRule(), SortUnionTransposeRule.Config.DEFAULT.toRule(),
+                PruneEmptyRules.UNION_INSTANCE, PruneEmptyRules.INTERSECT_INSTANCE, PruneEmptyRules.MINUS_INSTANCE);
+    }
+
+    private static final class Windows {
+        static final List<RelOptRule> RULES = List.of(
+                ProjectToWindowRule.ProjectToLogicalProjectAndWindowRule.ProjectToLogicalProjectAndWindowRuleConfig
+                        .DEFAULT.toRule(),
+                ProjectWindowTransposeRule.Config.DEFAULT.toRule(), FilterWindowTransposeRule.Config.DEFAULT.toRule(),
+                ProjectOverSumToSum0Rule.Config.DEFAULT.toRule(), PruneEmptyRules.WINDOW_INSTANCE);
+    }
+
+    private static final class Samples {
+        static final List<RelOptRule> RULES = List.of(SampleToFilterRule.Config.DEFAULT.toRule(),
+                FilterSampleTransposeRule.Config.DEFAULT.toRule());
+    }
+
+    /**
+     * Which relations a tree holds, for {@link #volcano}. Set operations become aggregates (UNION, INTERSECT and
+     * EXCEPT to DISTINCT), and a distinct aggregate may be expanded into a join, so those count as both.
+     */
+    private static final class Shape extends RelVisitor {
+        boolean joins;
+        boolean aggregates;
+        boolean setOps;
+        boolean windows;
+        boolean samples;
+        boolean matches;
+
+        static Shape of(RelNode tree) {
+            Shape shape = new Shape();
+            shape.go(tree);
+            return shape;
+        }
+
+        @Override
+        public void visit(RelNode node, int ordinal, RelNode parent) {
+            if (node instanceof Join || node instanceof Correlate) {
+                joins = true;
+            } else if (node instanceof Aggregate aggregate) {
+                aggregates = true;
+                joins |= aggregate.getAggCallList().stream().anyMatch(AggregateCall::isDistinct);
+            } else if (node instanceof SetOp) {
+                setOps = true;
+                aggregates = true;
+            } else if (node instanceof Window) {
+                windows = true;
+            } else if (node instanceof Sample) {
+                samples = true;
+            } else if (node instanceof Match) {
+                matches = true;
+            }
+            node.accept(new RexShuttle() {
+                @Override
+                public RexNode visitOver(RexOver over) {
+                    windows = true;
+                    return over;
+                }
+            });
+            super.visit(node, ordinal, parent);
+        }
+    }
+
+    /** The final heuristic pass that merges projections and filters into calcs (Calcite's {@code CALC_RULES}). */
+    private static final Program CALCS = hep(List.of(Bindables.FROM_NONE_RULE, EnumerableRules.ENUMERABLE_CALC_RULE,
+            EnumerableRules.ENUMERABLE_FILTER_TO_CALC_RULE, EnumerableRules.ENUMERABLE_PROJECT_TO_CALC_RULE,
+            FilterToCalcRule.Config.DEFAULT.toRule(), ProjectToCalcRule.Config.DEFAULT.toRule(),
+            CalcMergeRule.Config.DEFAULT.toRule(), FilterCalcMergeRule.Config.DEFAULT.toRule(),
+            ProjectCalcMergeRule.Config.DEFAULT.toRule()));
+
+    private PlannerRules() {
+    }
+
+    /** {@code programs} one after the other, as Calcite's {@code Programs.sequence}. */
+    static Program sequence(Program... programs) {
+        return (planner, rel, traits, materializations, lattices) -> {
+            RelNode out = rel;
+            for (Program program : programs) {
+                out = program.run(planner, out, traits, materializations, lattices);
+            }
+            return out;
+        };
+    }
+
+    /** A heuristic pass of {@code rules} to a fixed point, as Calcite's {@code Programs.hep} (no DAG). */
+    @SuppressWarnings("deprecation") // the metadata set-up Programs.hep itself does on calcite-core 1.42.0
+    static Program hep(List<RelOptRule> rules) {
+        HepProgramBuilder builder = HepProgram.builder();
+        rules.forEach(builder::addRuleInstance);
+        HepProgram program = builder.build();
+        return (planner, rel, traits, materializations, lattices) -> {
+            HepPlanner hep = new HepPlanner(program, null, true, null, RelOptCostImpl.FACTORY);
+            List<RelMetadataProvider> providers = new ArrayList<>(List.of(DefaultRelMetadataProvider.INSTANCE));
+            hep.registerMetadataProviders(providers);
+            rel.getCluster().setMetadataProvider(ChainedRelMetadataProvider.of(providers));
+            hep.setRoot(rel);
+            return hep.findBestExp();
+        };
+    }
+
+    static Program calcs() {
+        return CALCS;
+    }
+
+    /**
+     * Calcite's rewrites of sub-queries, correlations and measures into joins and aggregates (its
+     * {@code Programs.subQuery}, {@code decorrelate} and {@code measure}; the first also turns SUM over a window
+     * into $SUM0), for a statement that has any of these or a window; they leave any other statement as it is,
+     * so it skips them and the rule catalogue they build.
+     */
+    static Program rewrites() {
+        return (planner, rel, traits, materializations, lattices) -> needsRewrites(rel)
+                ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), Programs.decorrelate(),
+                        Programs.measure(DefaultRelMetadataProvider.INSTANCE))
+                        .run(planner, rel, traits, materializations, lattices)
+                : rel;
+    }
+
+    /** Unused fields are trimmed from each relation, as Calcite's {@code Programs.trim}. */
+    static Program trim() {
+        return (planner, rel, traits, materializations, lattices) -> new RelFieldTrimmer(null,
+                RelFactories.LOGICAL_BUILDER.create(rel.getCluster(), null)).trim(rel);
+    }
+
+    /** True if the tree holds a sub-query, a correlation, a window or a measure aggregate. */
+    static boolean needsRewrites(RelNode root) {
+        boolean[] found = {false};
+        RexShuttle finder = new RexShuttle() {
+            @Override
+            public RexNode visitSubQuery(RexSubQuery subQuery) {
+                found[0] = true;
+                return subQuery;
+            }
+
+            @Override
+            public RexNode visitCorrelVariable(RexCorrelVariable variable) {
+                found[0] = true;
+                return variable;
+            }
+
+            @Override
+            public RexNode visitOver(RexOver over) {
+                found[0] = true;
+                return over;
+            }
+        };
+        new RelVisitor() {
+            @Override
+            public void visit(RelNode node, int ordinal, RelNode parent) {
+                if (found[0]) {
+                    return;
+                }
+                if (node instanceof Correlate || node instanceof Aggregate aggregate && aggregate.getAggCallList()
+                        .stream().map(AggregateCall::getAggregation).anyMatch(f -> f.getKind() == SqlKind.AGG_M2V)) {
+                    found[0] = true;
+                    return;
+                }
+                node.accept(finder);
+                super.visit(node, ordinal, parent);
+            }
+        }.go(root);
+        return found[0];
+    }
+}
