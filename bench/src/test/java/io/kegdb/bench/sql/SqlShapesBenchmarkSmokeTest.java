@@ -40,6 +40,14 @@ class SqlShapesBenchmarkSmokeTest {
     }
 
     @Test
+    void keysAndValuesAreZeroPadded() {
+        assertEquals("k000042", ShapeData.key(42));
+        assertEquals("k123456", ShapeData.key(123_456));
+        assertEquals("v00", ShapeData.value(0));
+        assertEquals("v37", ShapeData.value(1));
+    }
+
+    @Test
     void adHocTextWritesEachParameterAsALiteral() {
         SqlShape shape = new SqlShape("t", "SELECT k FROM kv WHERE k BETWEEN ? AND ? LIMIT 10 OFFSET ?", (r, n) -> null);
         assertEquals("SELECT k FROM kv WHERE k BETWEEN 'a''b' AND 'c' LIMIT 10 OFFSET 7",
