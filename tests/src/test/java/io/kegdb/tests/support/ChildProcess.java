@@ -50,11 +50,21 @@ public final class ChildProcess implements AutoCloseable {
     }
 
     public static ChildProcess start(Class<?> main, Path log, String... args) throws IOException {
+        return start(List.of(), System.getProperty("java.class.path"), main, log, args);
+    }
+
+    /**
+     * {@link #start(Class, Path, String...)} with extra JVM options (e.g. {@code -verbose:class}) and a class
+     * path of its own (e.g. the product's single jar beside the test classes).
+     */
+    public static ChildProcess start(List<String> jvmOptions, String classPath, Class<?> main, Path log,
+                                     String... args) throws IOException {
         List<String> cmd = new ArrayList<>();
         cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         cmd.add("-Xmx256m");
+        cmd.addAll(jvmOptions);
         cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
+        cmd.add(classPath);
         cmd.add(main.getName());
         cmd.addAll(List.of(args));
         ProcessBuilder pb = new ProcessBuilder(cmd).redirectError(log.toFile());
