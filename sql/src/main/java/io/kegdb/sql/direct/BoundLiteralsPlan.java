@@ -4,8 +4,10 @@ import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
+import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
+import io.kegdb.sql.plan.WrappingPlan;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -14,14 +16,13 @@ import java.util.List;
  * A plan shared by statements that differ only in literals ({@link LiteralParameters}), with one statement's
  * literals bound: it runs the shared plan with those literals in place of the parameters that replaced them.
  */
-public final class BoundLiteralsPlan implements Plan {
+public final class BoundLiteralsPlan extends WrappingPlan {
 
-    private final Plan shared;
     private final LiteralParameters literals;
     private final List<ColumnInfo> parameters;
 
     private BoundLiteralsPlan(Plan shared, LiteralParameters literals) {
-        this.shared = shared;
+        super(shared);
         this.literals = literals;
         List<ColumnInfo> own = new ArrayList<>();
         for (int i = 0; i < literals.slots().size(); i++) {
@@ -37,20 +38,8 @@ public final class BoundLiteralsPlan implements Plan {
         return literals.fits(shared.parameters()) ? new BoundLiteralsPlan(shared, literals) : null;
     }
 
-    @Override
-    public long catalogVersion() {
-        return shared.catalogVersion();
-    }
 
-    @Override
-    public boolean outdated() {
-        return shared.outdated();
-    }
 
-    @Override
-    public boolean isQuery() {
-        return shared.isQuery();
-    }
 
     /** The parameters of the statement as written, not those that replaced its literals. */
     @Override
@@ -58,14 +47,10 @@ public final class BoundLiteralsPlan implements Plan {
         return parameters;
     }
 
-    @Override
-    public List<ColumnInfo> columns() {
-        return shared.columns();
-    }
 
     @Override
     public String explain() {
-        StringBuilder sb = new StringBuilder(shared.explain()).append("\nliterals as parameters:");
+        StringBuilder sb = new StringBuilder(inner.explain()).append("\nliterals as parameters:");
         for (int i = 0; i < literals.slots().size(); i++) {
             LiteralParameters.Literal l = literals.slots().get(i).literal();
             if (l != null) {
@@ -79,9 +64,9 @@ public final class BoundLiteralsPlan implements Plan {
     @Override
     public SqlResult execute(PlanSession session, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         if (params.size() != parameters.size()) {
-            throw new SqlError("07001", "statement has " + parameters.size() + " parameters, " + params.size()
+            throw new SqlError(SqlState.PARAMETER_MISSING, "statement has " + parameters.size() + " parameters, " + params.size()
                     + " given");
         }
-        return shared.execute(session, literals.bind(shared.parameters(), params), maxRows, deadline);
+        return inner.execute(session, literals.bind(inner.parameters(), params), maxRows, deadline);
     }
 }

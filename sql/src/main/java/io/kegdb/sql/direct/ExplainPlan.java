@@ -6,6 +6,7 @@ import io.kegdb.sql.SqlResult;
 import io.kegdb.sql.plan.EnumeratorResult;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
+import io.kegdb.sql.plan.WrappingPlan;
 import org.apache.calcite.linq4j.Linq4j;
 
 import java.sql.Types;
@@ -14,16 +15,14 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /** {@code EXPLAIN PLAN FOR statement}: one row, column PLAN, describing how the statement runs. */
-public final class ExplainPlan implements Plan {
+public final class ExplainPlan extends WrappingPlan {
 
     private static final Pattern PREFIX = Pattern.compile("(?is)^\\s*EXPLAIN\\s+PLAN\\s+FOR\\s+(.*)$");
     private static final List<ColumnInfo> COLUMNS =
             List.of(new ColumnInfo("PLAN", Types.VARCHAR, "VARCHAR", 0, 0, false, "", ""));
 
-    private final Plan inner;
-
     public ExplainPlan(Plan inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** The statement being explained, or null if {@code sql} is not an EXPLAIN. */
@@ -39,25 +38,13 @@ public final class ExplainPlan implements Plan {
         return m.matches() ? m.group(1) : null;
     }
 
-    @Override
-    public long catalogVersion() {
-        return inner.catalogVersion();
-    }
 
-    @Override
-    public boolean outdated() {
-        return inner.outdated();
-    }
 
     @Override
     public boolean isQuery() {
         return true;
     }
 
-    @Override
-    public List<ColumnInfo> parameters() {
-        return inner.parameters();
-    }
 
     @Override
     public List<ColumnInfo> columns() {

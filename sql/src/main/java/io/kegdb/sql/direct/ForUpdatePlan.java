@@ -1,12 +1,12 @@
 package io.kegdb.sql.direct;
 
-import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlResult;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
+import io.kegdb.sql.plan.WrappingPlan;
 
 import java.util.List;
 import java.util.regex.Matcher;
@@ -17,15 +17,13 @@ import java.util.regex.Pattern;
  * reads are checked at commit at every isolation level (optimistic: no row is locked, a commit that finds
  * one of them changed fails with 40001). Neither Calcite nor the key/value fast path sees the clause.
  */
-public final class ForUpdatePlan implements Plan {
+public final class ForUpdatePlan extends WrappingPlan {
 
     /** A query ending in FOR UPDATE (optionally OF columns, NOWAIT or SKIP LOCKED are refused by Calcite). */
     private static final Pattern SUFFIX = Pattern.compile("(?is)^(\\s*(?:SELECT|WITH)\\b.*?)\\s+FOR\\s+UPDATE\\s*;?\\s*$");
 
-    private final Plan inner;
-
     public ForUpdatePlan(Plan inner) {
-        this.inner = inner;
+        super(inner);
     }
 
     /** The query without its FOR UPDATE clause, or null if {@code sql} has none. */
@@ -41,30 +39,10 @@ public final class ForUpdatePlan implements Plan {
         return m.matches() ? m.group(1) : null;
     }
 
-    @Override
-    public long catalogVersion() {
-        return inner.catalogVersion();
-    }
 
-    @Override
-    public boolean outdated() {
-        return inner.outdated();
-    }
 
-    @Override
-    public boolean isQuery() {
-        return inner.isQuery();
-    }
 
-    @Override
-    public List<ColumnInfo> parameters() {
-        return inner.parameters();
-    }
 
-    @Override
-    public List<ColumnInfo> columns() {
-        return inner.columns();
-    }
 
     @Override
     public String explain() {

@@ -364,16 +364,7 @@ public final class MergeRewrite extends RewriteParser {
 
     private Insert insert() throws SqlError {
         expect("INSERT");
-        List<String> columns = new ArrayList<>();
-        if (accept('(')) {
-            do {
-                columns.add(next().name());
-            } while (accept(','));
-            expect(")");
-        } else {
-            columns.add(def.keyColumn());
-            columns.add(def.valueColumn());
-        }
+        List<String> columns = insertColumns(def);
         for (String column : columns) {
             if (!column.equals(def.keyColumn()) && !column.equals(def.valueColumn())) {
                 throw new SqlError(SqlState.COLUMN_NOT_FOUND, "column " + column + " is not a column of "

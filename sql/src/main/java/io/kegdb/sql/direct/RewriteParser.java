@@ -80,6 +80,21 @@ abstract class RewriteParser {
     }
 
     /** The statement's text of pieces [from, to). */
+    /** An insert's column list at the cursor, {@code (c, ...)}, or the table's key and value when there is none. */
+    protected List<String> insertColumns(TableDef def) throws SqlError {
+        List<String> columns = new ArrayList<>();
+        if (accept('(')) {
+            do {
+                columns.add(next().name());
+            } while (accept(','));
+            expect(")");
+        } else {
+            columns.add(def.keyColumn());
+            columns.add(def.valueColumn());
+        }
+        return columns;
+    }
+
     protected String text(int from, int to) {
         return sql.substring(pieces.get(from).start(), pieces.get(to - 1).end());
     }

@@ -5,7 +5,6 @@ import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -66,17 +65,7 @@ public final class UpsertRewrite extends RewriteParser {
         }
         TableDef def = table.def();
         String tableText = table.text();
-        List<String> columns = new ArrayList<>();
-        if (peek().isSymbol('(')) {
-            pos++;
-            do {
-                columns.add(next().name());
-            } while (accept(','));
-            expect(")");
-        } else {
-            columns.add(def.keyColumn());
-            columns.add(def.valueColumn());
-        }
+        List<String> columns = insertColumns(def);
         if (!columns.contains(def.keyColumn())) {
             throw new SqlError(SqlState.NOT_NULL_VIOLATION, "an upsert into " + def.qualifiedName()
                     + " must give the key column " + def.keyColumn());
