@@ -69,8 +69,21 @@ public final class Replica {
             answer.complete(notLeader());
             return;
         }
+        byte[] entry;
+        if (request.version >= KvRequest.SESSION_VERSION) {
+            // The leader's clock becomes the entry's log time, the one clock sessions expire by.
+            long now = System.currentTimeMillis();
+            entry = (request.op == KvRequest.OPEN_SESSION ? LogEntry.openSession(now, request.session())
+                    : LogEntry.write(now, request.session(), request.serial, request.floor, request.batch)).encode();
+        } else if (request.op == KvRequest.WRITE) {
+            entry = request.batch; // a client from before sessions: logged and applied as it always was
+        } else {
+            answer.complete(KvResponse.of(KvResponse.FAILED, "request " + request.op + " needs wire version "
+                    + KvRequest.SESSION_VERSION + ", not " + request.version));
+            return;
+        }
         Task task = new Task();
-        task.setData(ByteBuffer.wrap(request.batch));
+        task.setData(ByteBuffer.wrap(entry));
         task.setDone(new WriteClosure((status, outcome) -> {
             if (status.isOk() && outcome != null) {
                 KvResponse r = KvResponse.of(outcome.status(), null);
