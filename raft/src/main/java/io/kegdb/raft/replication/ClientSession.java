@@ -12,11 +12,16 @@ import java.util.concurrent.atomic.AtomicLong;
 final class ClientSession {
 
     private final AtomicLong serials = new AtomicLong();
+    /** Serials begun and not ended; entered with their serial under this object's lock. */
     private final ConcurrentSkipListSet<Long> inProgress = new ConcurrentSkipListSet<>();
     private volatile SessionId id;
 
-    /** A new write's serial, counted in progress until {@link #end}. */
-    long begin() {
+    /**
+     * A new write's serial, counted in progress until {@link #end}. Taking the serial and entering it are
+     * one step under the lock {@link #floor} takes too: a floor never passes a serial handed out but not
+     * yet entered (the state machine would refuse that write as abandoned).
+     */
+    synchronized long begin() {
         long serial = serials.incrementAndGet();
         inProgress.add(serial);
         return serial;
@@ -27,10 +32,9 @@ final class ClientSession {
     }
 
     /** The lowest serial still in progress (at most the serial of any write being sent now). */
-    long floor() {
-        long next = serials.get() + 1; // read first: a write begun after this has a larger serial anyway
+    synchronized long floor() {
         Long lowest = inProgress.ceiling(Long.MIN_VALUE);
-        return lowest == null ? next : Math.min(lowest, next);
+        return lowest == null ? serials.get() + 1 : lowest;
     }
 
     /** The open session, or null before the first opening. */
