@@ -199,7 +199,7 @@ class ClusterNemesisTest {
             workers.forEach(Thread::start);
 
             for (int round = 0; round < ROUNDS; round++) {
-                awaitMore(acks, 100);
+                awaitMore(acks, 60);
                 String leader = leaderOf(admin);
                 int victim = nodes.indexOf(leader);
                 boolean pause = round % 2 == 0;
@@ -212,7 +212,7 @@ class ClusterNemesisTest {
                 } else {
                     processes.get(victim).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
                 }
-                awaitMore(acks, 100);
+                awaitMore(acks, 60);
                 rounds.add((pause ? "pause " : "kill ") + leader + ": longest write gap "
                         + TimeUnit.NANOSECONDS.toMillis(longestGap.get()) + " ms");
                 if (!pause) {
@@ -266,17 +266,23 @@ class ClusterNemesisTest {
     }
 
     /**
-     * Every value applied at most once; acknowledged ones exactly once; none failed with 08006; returns the
-     * write entries that were not applied (resends).
+     * Every request (session, serial) and every value applied at most once; acknowledged values exactly
+     * once; none failed with 08006; returns the write entries that were not applied (resends).
      */
     private static long checkApplications(List<RaftLogReplay.Write> writes, Map<String, String> outcomes,
                                           String node) {
         Map<String, Integer> applications = new HashMap<>();
+        Map<String, Long> appliedRequests = new HashMap<>();
         long notApplied = 0;
         for (RaftLogReplay.Write w : writes) {
             if (!w.applied()) {
                 notApplied++;
                 continue;
+            }
+            if (w.request() != null) {
+                Long earlier = appliedRequests.put(w.request(), w.index());
+                assertEquals(null, earlier, "request " + w.request() + " applied at " + earlier + " and again at "
+                        + w.index() + " on " + node);
             }
             w.batch().replay(new WriteBatch.Handler() {
                 @Override
