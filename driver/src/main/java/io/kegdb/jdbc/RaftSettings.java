@@ -28,9 +28,18 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
         return self == null;
     }
 
-    /** The registry key of a thin client's store. */
+    /** The name of a thin client's store: its nodes and group. */
     String clientKey() {
         return CLIENT_PREFIX + peers + "/" + group;
+    }
+
+    /**
+     * The registry key of a thin client's store. Connections share a store only when they ask for the same
+     * timeout and read consistency too: a store applies one of each to all its requests.
+     */
+    String clientRegistryKey() {
+        return clientKey() + "?readConsistency=" + readConsistency.name().toLowerCase(java.util.Locale.ROOT)
+                + "&raft.timeout=" + requestTimeout.toMillis() + "ms";
     }
 
     /** The Raft settings of a URL, or null when it names a plain local or in-memory store. */

@@ -14,15 +14,22 @@ final class SharedStore {
     private final SqlDatabase database;
     private final boolean readOnly;
     private final BitcaskOptions engineOptions;
+    private final RaftSettings raft;
     private int references;
 
     SharedStore(String key, KvStore store, SqlDatabase database, boolean readOnly,
-                BitcaskOptions engineOptions) {
+                BitcaskOptions engineOptions, RaftSettings raft) {
         this.key = key;
         this.store = store;
         this.database = database;
         this.readOnly = readOnly;
         this.engineOptions = engineOptions;
+        this.raft = raft;
+    }
+
+    /** The Raft settings the store was opened with, or null for a local store. */
+    RaftSettings raft() {
+        return raft;
     }
 
     String key() {

@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.sql.SQLException;
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Objects;
 
 /**
  * The stores this JVM has open, one per directory (by real path) or in-memory name, each shared by all its
@@ -49,7 +50,7 @@ final class StoreRegistry {
 
     /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
     synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
-        String key = settings.raft() != null && settings.raft().isClient() ? settings.raft().clientKey()
+        String key = settings.raft() != null && settings.raft().isClient() ? settings.raft().clientRegistryKey()
                 : settings.inMemory() ? "mem:" + settings.memoryName()
                 : realDirectory(settings.directory(), settings.readOnly()).toString();
         SharedStore shared = open.get(key);
@@ -108,7 +109,7 @@ final class StoreRegistry {
             SqlDatabase database = SqlDatabase.open(store, settings.raft() == null ? DatabaseOptions.DEFAULT
                     : RaftStores.databaseOptions(store));
             LOG.debug("opened store {} with {}", key, settings.engineOptions());
-            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions());
+            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions(), settings.raft());
         } catch (SqlError | RuntimeException e) {
             try {
                 store.close();
@@ -128,11 +129,24 @@ final class StoreRegistry {
         }
     }
 
+    private static String describe(RaftSettings raft) {
+        return raft == null ? "as a local store" : "as member " + raft.self() + " of raft group " + raft.group()
+                + " (raft.peers=" + raft.peers() + ", raft.timeout=" + raft.requestTimeout().toMillis() + "ms, readConsistency="
+                + raft.readConsistency().name().toLowerCase(java.util.Locale.ROOT) + ", raft.electionTimeoutMs="
+                + raft.electionTimeoutMs() + ")";
+    }
+
     /** A second connection may not silently get a store configured differently from what it asked for. */
     private static void checkCompatible(SharedStore shared, ConnectionSettings settings) throws SQLException {
         if (shared.readOnly() && !settings.readOnly()) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "database " + shared.key() + " is open read-only in this JVM"
                     + " (opened with readOnly=true); close those connections or add readOnly=true");
+        }
+        if (!Objects.equals(shared.raft(), settings.raft())) {
+            // One directory is one store: its Raft node runs with the settings of the connection that opened it.
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "database " + shared.key()
+                    + " is already open in this JVM " + describe(shared.raft()) + ", not " + describe(settings.raft())
+                    + "; connect with the same Raft options");
         }
         for (Map.Entry<ConnectionOption, String> e : settings.explicitEngine().entrySet()) {
             ConnectionOption option = e.getKey();

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Properties;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -40,6 +41,16 @@ class RaftSettingsTest {
         assertEquals(500, r.electionTimeoutMs());
         assertEquals(ReadConsistency.LINEARIZABLE, r.readConsistency());
         assertEquals(Path.of("/var/keg"), s.directory());
+    }
+
+    @Test
+    void thinClientsShareAStoreOnlyWithTheSameTimeoutAndReadConsistency() throws SQLException {
+        String url = "jdbc:kegdb:raft://h:1,h:2/g";
+        String plain = ConnectionSettings.parse(url, null).raft().clientRegistryKey();
+        assertEquals(plain, ConnectionSettings.parse(url + "?raft.timeout=10s", null).raft().clientRegistryKey());
+        assertNotEquals(plain, ConnectionSettings.parse(url + "?raft.timeout=2s", null).raft().clientRegistryKey());
+        assertNotEquals(plain, ConnectionSettings.parse(url + "?readConsistency=local", null).raft().clientRegistryKey());
+        assertEquals("raft://h:1,h:2/g", ConnectionSettings.parse(url + "?raft.timeout=2s", null).storeName());
     }
 
     @Test

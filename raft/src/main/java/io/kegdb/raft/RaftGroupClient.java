@@ -12,6 +12,7 @@ import io.kegdb.raft.replication.Transport;
 
 import java.time.Duration;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 
 /**
  * Connects thin clients of a Raft group: each {@link #connect} returns a {@link KvStore} whose data lives on
@@ -31,6 +32,12 @@ public final class RaftGroupClient {
      * @param requestTimeout how long one read or write may take, retries included
      */
     public static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency) {
+        return connect(group, peers, requestTimeout, consistency, UnaryOperator.identity());
+    }
+
+    /** As above, with every request passing through {@code hook}'s transport (tests lose or delay answers). */
+    static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency,
+                           UnaryOperator<Transport> hook) {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(consistency, "consistency");
         if (requestTimeout.isZero() || requestTimeout.isNegative()) {
@@ -39,7 +46,7 @@ public final class RaftGroupClient {
         Configuration conf = PeerList.parse(peers);
         CliClientServiceImpl client = new CliClientServiceImpl();
         client.init(new CliOptions());
-        Transport transport = new RpcTransport(client.getRpcClient());
+        Transport transport = hook.apply(new RpcTransport(client.getRpcClient()));
         GroupCaller caller = new GroupCaller(group, transport, new LeaderLookup(group, conf, transport),
                 requestTimeout.toMillis());
         return new GroupStore(group, caller, null, conf.getPeers(), consistency, client::shutdown);

@@ -37,6 +37,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 
 /**
  * A member of a Raft group, and the {@link KvStore} of that group as seen from it. Writes from this node
@@ -63,7 +64,8 @@ public final class RaftNode implements KvStore, RaftGroupView {
     private final CliClientServiceImpl client;
     private final GroupStore store;
 
-    private RaftNode(RaftNodeOptions options, PeerId self, Configuration peers) throws IOException {
+    private RaftNode(RaftNodeOptions options, PeerId self, Configuration peers, UnaryOperator<RpcServer> serverHook)
+            throws IOException {
         this.group = options.group();
         this.self = self;
         Path dir = options.dir();
@@ -91,8 +93,8 @@ public final class RaftNode implements KvStore, RaftGroupView {
         nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, options.electionTimeoutMs() / 2));
 
         // Bound to the given host only (SOFAJRaft's default server listens on every interface).
-        RpcServer rpcServer = new BoltRpcServer(
-                new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        RpcServer rpcServer = serverHook.apply(new BoltRpcServer(
+                new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true)));
         RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
         KvRequestProcessor processor = new KvRequestProcessor();
         rpcServer.registerProcessor(processor);
@@ -121,7 +123,8 @@ public final class RaftNode implements KvStore, RaftGroupView {
                 ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
                 : remote.send(target, request, timeoutMs);
         GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> leader(),
-                options.requestTimeout().toMillis());
+                options.requestTimeout().toMillis(),
+                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, options.electionTimeoutMs()));
         List<PeerId> known = new ArrayList<>(List.of(self));
         known.addAll(peers.getPeers());
         this.store = new GroupStore(group, caller, self, known, options.readConsistency(), this::shutdown);
@@ -135,11 +138,17 @@ public final class RaftNode implements KvStore, RaftGroupView {
      * @throws IllegalArgumentException if an address does not parse
      */
     public static RaftNode start(RaftNodeOptions options) throws IOException {
+        return start(options, UnaryOperator.identity());
+    }
+
+    /** As above, with every request this node receives passing through {@code serverHook}'s server (tests cut
+     *  a node off or pause it). */
+    static RaftNode start(RaftNodeOptions options, UnaryOperator<RpcServer> serverHook) throws IOException {
         PeerId self = PeerId.parsePeer(options.self());
         if (self == null || self.getPort() <= 0) {
             throw new IllegalArgumentException("self must be host:port, not " + options.self());
         }
-        return new RaftNode(options, self, PeerList.parse(options.peers()));
+        return new RaftNode(options, self, PeerList.parse(options.peers()), serverHook);
     }
 
     /** This node's view of the group. */

@@ -20,6 +20,8 @@ public final class TestCluster implements AutoCloseable {
     public final Path root;
     public final List<String> addresses = new ArrayList<>();
     public final List<RaftNode> nodes = new ArrayList<>();
+    /** Cuts nodes off or pauses them; nothing until a test asks. */
+    public final NetworkFaults faults = new NetworkFaults();
 
     public TestCluster(Path root, int size) throws IOException {
         this.root = root;
@@ -45,7 +47,7 @@ public final class TestCluster implements AutoCloseable {
                 .peers(peers)
                 .electionTimeoutMs(ELECTION_TIMEOUT_MS)
                 .requestTimeout(Duration.ofSeconds(15))
-                .build());
+                .build(), faults.serverOf(addresses.get(i)));
         nodes.set(i, node);
         return node;
     }

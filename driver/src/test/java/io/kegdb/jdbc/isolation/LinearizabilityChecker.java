@@ -13,7 +13,7 @@ import java.util.Set;
  * An operation may be placed next only if it was invoked before every remaining operation was answered;
  * operations with an unknown outcome may also be left out.
  */
-final class LinearizabilityChecker {
+public final class LinearizabilityChecker {
 
     private final List<RegisterOperation> ops;
     private final long initial;
@@ -33,7 +33,7 @@ final class LinearizabilityChecker {
      * Empty when {@code history} is linearizable from {@code initial}; otherwise a description of the longest
      * prefix found and the operations none of which could come next.
      */
-    static Optional<String> violation(List<RegisterOperation> history, long initial) {
+    public static Optional<String> violation(List<RegisterOperation> history, long initial) {
         LinearizabilityChecker c = new LinearizabilityChecker(history, initial);
         return c.search(new BitSet(), initial, 0) ? Optional.empty() : Optional.of(c.describe());
     }

@@ -5,9 +5,9 @@ package io.kegdb.jdbc.isolation;
  * (nanoTime). A write whose outcome is unknown (the connection failed before the answer) has
  * {@code answered == Long.MAX_VALUE}: it may have taken effect at any time after its invocation, or never.
  */
-record RegisterOperation(Kind kind, long read, long written, long invoked, long answered) {
+public record RegisterOperation(Kind kind, long read, long written, long invoked, long answered) {
 
-    enum Kind {
+    public enum Kind {
         /** Returned {@code read}. */
         READ,
         /** Set the register to {@code written}. */
@@ -16,21 +16,21 @@ record RegisterOperation(Kind kind, long read, long written, long invoked, long 
         READ_WRITE
     }
 
-    static final long UNKNOWN = Long.MAX_VALUE;
+    public static final long UNKNOWN = Long.MAX_VALUE;
 
-    static RegisterOperation read(long value, long invoked, long answered) {
+    public static RegisterOperation read(long value, long invoked, long answered) {
         return new RegisterOperation(Kind.READ, value, 0, invoked, answered);
     }
 
-    static RegisterOperation write(long value, long invoked, long answered) {
+    public static RegisterOperation write(long value, long invoked, long answered) {
         return new RegisterOperation(Kind.WRITE, 0, value, invoked, answered);
     }
 
-    static RegisterOperation readWrite(long read, long written, long invoked, long answered) {
+    public static RegisterOperation readWrite(long read, long written, long invoked, long answered) {
         return new RegisterOperation(Kind.READ_WRITE, read, written, invoked, answered);
     }
 
-    boolean completed() {
+    public boolean completed() {
         return answered != UNKNOWN;
     }
 

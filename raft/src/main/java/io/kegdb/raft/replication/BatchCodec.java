@@ -159,32 +159,6 @@ final class BatchCodec {
         return b;
     }
 
-    /**
-     * True if replaying {@code batch} twice leaves what replaying it once does: it has no put-if-absent and
-     * no precondition (a second apply would find the first one's writes and fail).
-     */
-    static boolean isRepeatable(WriteBatch batch) {
-        if (batch.hasExpectations()) {
-            return false;
-        }
-        boolean[] conditional = new boolean[1];
-        batch.replay(new WriteBatch.Handler() {
-            @Override
-            public void put(byte[] key, byte[] value) {
-            }
-
-            @Override
-            public void delete(byte[] key) {
-            }
-
-            @Override
-            public void putIfAbsent(byte[] key, byte[] value) {
-                conditional[0] = true;
-            }
-        });
-        return !conditional[0];
-    }
-
     /** The key of a batch that is exactly one delete, else null: its result reports whether the key existed. */
     static byte[] singleDeleteKey(WriteBatch batch) {
         if (batch.size() != 1 || batch.hasExpectations()) {

@@ -7,16 +7,23 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * Sends requests to a Raft group and retries them across leader changes until they succeed or the timeout
  * passes. Writes go to the leader (found through a {@link LeaderFinder}, then through the hints nodes give
- * back); a write whose outcome became unknown is sent again only when it is repeatable (no put-if-absent),
- * otherwise the caller learns that the outcome is unknown. Every call ends within its timeout.
+ * back). Every write carries this client's session and a serial number, the same in every resend, so the
+ * state machine applies it at most once and answers a resend with the first application's result: any
+ * write may be sent again, conditional or not. Each attempt waits at most the attempt timeout (about an
+ * election timeout); then the cached leader is forgotten and the next attempt looks again, so a client
+ * leaves a paused or cut-off leader about as fast as the group does. Every call ends within its timeout.
  */
 public final class GroupCaller {
 
     private static final Logger LOG = LoggerFactory.getLogger(GroupCaller.class);
+
+    /** The default bound of one attempt: above an election timeout (600 ms by default), well under a request timeout. */
+    public static final long DEFAULT_ATTEMPT_TIMEOUT_MS = 1000;
 
     /** Finds the current leader, or null if none is known yet. */
     public interface LeaderFinder {
@@ -27,61 +34,135 @@ public final class GroupCaller {
     private final Transport transport;
     private final LeaderFinder finder;
     private final long timeoutMs;
+    private final long attemptTimeoutMs;
+    private final ClientSession session = new ClientSession();
+    private final ReentrantLock opening = new ReentrantLock();
     private volatile PeerId leader;
 
-    public GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs) {
+    /**
+     * @param timeoutMs        how long one call may take, retries included
+     * @param attemptTimeoutMs how long one attempt at one node may take
+     */
+    public GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs, long attemptTimeoutMs) {
+        if (timeoutMs <= 0 || attemptTimeoutMs <= 0) {
+            throw new IllegalArgumentException("timeouts must be positive, not " + timeoutMs + " and " + attemptTimeoutMs);
+        }
         this.group = group;
         this.transport = transport;
         this.finder = finder;
         this.timeoutMs = timeoutMs;
+        this.attemptTimeoutMs = Math.min(attemptTimeoutMs, timeoutMs);
+    }
+
+    public GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs) {
+        this(group, transport, finder, timeoutMs, DEFAULT_ATTEMPT_TIMEOUT_MS);
+    }
+
+    /** Whether an attempt may have reached a leader that did not answer: the outcome is then unknown. */
+    private static final class Progress {
+        boolean maybeWritten;
     }
 
     /** A write's answer, {@link KvResponse#OK}, {@link KvResponse#KEY_EXISTS} or {@link KvResponse#WRITE_CONFLICT}. */
-    KvResponse write(byte[] batch, boolean repeatable) {
-        return call(KvRequest.write(group, batch), null, repeatable);
+    KvResponse write(byte[] batch) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long serial = session.begin();
+        try {
+            SessionId id = openedSession(null, deadline);
+            KvRequest request = KvRequest.write(group, batch, id, serial);
+            Progress progress = new Progress();
+            while (true) {
+                KvResponse r = call(request, null, deadline, progress);
+                if (r.status != KvResponse.SESSION_UNKNOWN) {
+                    return r;
+                }
+                if (progress.maybeWritten) {
+                    // Cannot happen while sessions outlive request timeouts by far; refuse to guess if it does.
+                    throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN, "group " + group
+                            + " forgot session " + id + " while an earlier attempt's outcome was unknown");
+                }
+                // The group forgot the session (idle for a long time): nothing of this write was applied.
+                id = openedSession(id, deadline);
+                request.in(id);
+            }
+        } finally {
+            session.end(serial);
+        }
+    }
+
+    /**
+     * The session writes go in: the open one, or a new one opened now when there is none yet or the group
+     * forgot {@code forgotten}.
+     */
+    private SessionId openedSession(SessionId forgotten, long deadline) {
+        SessionId id = session.id();
+        if (id != null && !id.equals(forgotten)) {
+            return id;
+        }
+        try {
+            if (!opening.tryLock(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS)) {
+                throw timeout(false, "opening a client session took too long");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
+                    "interrupted while opening a session with group " + group, e);
+        }
+        try {
+            id = session.id();
+            if (id == null || id.equals(forgotten)) {
+                SessionId fresh = SessionId.random();
+                // Opening is nothing but a write of no data: whether it happened or not, no data changed.
+                call(KvRequest.openSession(group, fresh), null, deadline, new Progress());
+                session.opened(fresh);
+                id = fresh;
+                LOG.debug("group {}: opened client session {}", group, fresh);
+            }
+            return id;
+        } catch (ReplicationException e) {
+            throw e.kind() == ReplicationException.Kind.UNAVAILABLE ? e
+                    : new ReplicationException(ReplicationException.Kind.UNAVAILABLE, e.getMessage(), e);
+        } finally {
+            opening.unlock();
+        }
     }
 
     /** A read's answer from {@code target}, or from the leader when {@code target} is null. */
     KvResponse read(KvRequest request, PeerId target) {
-        return call(request, target, true);
+        return call(request, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
     }
 
-    private KvResponse call(KvRequest request, PeerId fixedTarget, boolean repeatable) {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+    private KvResponse call(KvRequest request, PeerId fixedTarget, long deadline, Progress progress) {
         String lastFailure = "no leader known";
-        // Set once a write may have reached a leader without an answer: a timeout after that cannot say
-        // "nothing was written".
-        boolean maybeWritten = false;
         for (int attempt = 0; ; attempt++) {
             long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
             if (remaining <= 0) {
-                throw new ReplicationException(maybeWritten ? ReplicationException.Kind.OUTCOME_UNKNOWN
-                        : ReplicationException.Kind.UNAVAILABLE, "group " + group + " did not answer within "
-                        + timeoutMs + " ms" + (maybeWritten ? " (an earlier attempt may have been applied)" : "")
-                        + ": " + lastFailure);
+                throw timeout(progress.maybeWritten, lastFailure);
             }
+            long attemptMs = Math.min(remaining, attemptTimeoutMs);
             PeerId target = fixedTarget;
             try {
                 if (target == null) {
-                    target = leader != null ? leader : finder.find(Math.min(remaining, 1000));
+                    target = leader != null ? leader : finder.find(attemptMs);
                     leader = target;
                 }
                 if (target != null) {
-                    KvResponse response = transport.send(target, request, remaining);
+                    if (request.op == KvRequest.WRITE) {
+                        request.floor = session.floor();
+                    }
+                    KvResponse response = transport.send(target, request, attemptMs);
                     switch (response.status) {
-                        case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE -> {
+                        case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE,
+                             KvResponse.SESSION_UNKNOWN -> {
                             return response;
                         }
-                        case KvResponse.OUTCOME_UNKNOWN -> {
-                            if (!repeatable) {
-                                throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN,
-                                        "group " + group + ": " + response.message);
-                            }
-                            maybeWritten = true;
-                        }
-                        case KvResponse.FAILED -> throw new ReplicationException(
-                                ReplicationException.Kind.UNAVAILABLE, "group " + group + " at " + target + ": "
-                                + response.message);
+                        case KvResponse.OUTCOME_UNKNOWN -> progress.maybeWritten = true;
+                        case KvResponse.REQUEST_DISCARDED -> throw new ReplicationException(
+                                ReplicationException.Kind.OUTCOME_UNKNOWN, "group " + group
+                                + " discarded a resend of a write whose first attempt's outcome is unknown");
+                        case KvResponse.FAILED -> throw new ReplicationException(progress.maybeWritten
+                                ? ReplicationException.Kind.OUTCOME_UNKNOWN : ReplicationException.Kind.UNAVAILABLE,
+                                "group " + group + " at " + target + ": " + response.message);
                         default -> {
                         }
                     }
@@ -101,21 +182,25 @@ public final class GroupCaller {
                 throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
                         "interrupted while calling group " + group, e);
             } catch (Exception e) {
+                // Down, paused, cut off or too slow: forget it, the next attempt looks for the leader again.
                 lastFailure = (target == null ? "leader lookup" : target.toString()) + ": " + e;
                 if (fixedTarget == null) {
                     leader = null;
                 }
                 if (request.isWrite() && target != null && !(e instanceof ConnectionFailureException)) {
-                    if (!repeatable) {
-                        throw new ReplicationException(ReplicationException.Kind.OUTCOME_UNKNOWN,
-                                "group " + group + ": write sent to " + target + " got no answer: " + e, e);
-                    }
-                    maybeWritten = true;
+                    progress.maybeWritten = true;
                 }
                 LOG.debug("group {}: attempt {} failed: {}", group, attempt, lastFailure);
             }
             pause(attempt, deadline);
         }
+    }
+
+    private ReplicationException timeout(boolean maybeWritten, String lastFailure) {
+        return new ReplicationException(maybeWritten ? ReplicationException.Kind.OUTCOME_UNKNOWN
+                : ReplicationException.Kind.UNAVAILABLE, "group " + group + " did not answer within "
+                + timeoutMs + " ms" + (maybeWritten ? " (an earlier attempt may have been applied, once at most)" : "")
+                + ": " + lastFailure);
     }
 
     /** One attempt at {@code target}, no retry. */

@@ -72,7 +72,7 @@ public final class GroupStore implements KvStore, RaftGroupView {
     @Override
     public boolean delete(byte[] key, Durability durability) {
         checkOpen();
-        return caller.write(BatchCodec.encode(new WriteBatch().delete(key)), true).existed;
+        return caller.write(BatchCodec.encode(new WriteBatch().delete(key))).existed;
     }
 
     @Override
@@ -83,7 +83,7 @@ public final class GroupStore implements KvStore, RaftGroupView {
             return;
         }
         // A batch of preconditions only still goes through the log: it validates at one point of the order.
-        KvResponse r = caller.write(BatchCodec.encode(batch), BatchCodec.isRepeatable(batch));
+        KvResponse r = caller.write(BatchCodec.encode(batch));
         if (r.status == KvResponse.KEY_EXISTS) {
             throw new KeyExistsException(r.value);
         }

@@ -2,9 +2,18 @@ package io.kegdb.raft.replication;
 
 import java.io.Serializable;
 
-/** A request to a node of the group, sent over the node's RPC server; see {@link KvRequestProcessor}. */
+/**
+ * A request to a node of the group, sent over the node's RPC server; see {@link KvRequestProcessor}.
+ *
+ * <p>Wire versions: {@link #version} 0 (the field absent: requests from before client sessions) carries a
+ * write without a session, which the leader logs as a bare {@link BatchCodec} entry and which is applied
+ * as often as it is sent; {@value #SESSION_VERSION} carries the client session, serial and floor of every
+ * write ({@link #WRITE}, {@link #OPEN_SESSION}), which the leader logs as a {@link LogEntry}.
+ */
 public final class KvRequest implements Serializable {
     private static final long serialVersionUID = 1L;
+
+    static final byte SESSION_VERSION = 2;
 
     static final byte WRITE = 1;
     static final byte GET = 2;
@@ -13,9 +22,21 @@ public final class KvRequest implements Serializable {
     static final byte STATUS = 5;
     static final byte SNAPSHOT_OPEN = 6;
     static final byte SNAPSHOT_CLOSE = 7;
+    static final byte OPEN_SESSION = 8;
+
+    /** 0: no session fields (see the class comment); {@value #SESSION_VERSION}: with them. Set by the
+     *  factories, not by an initializer, so that a request decoded without the field reads 0. */
+    byte version;
 
     String group;
     byte op;
+    /** WRITE, OPEN_SESSION: the client session's id (see {@link SessionId}). */
+    long sessionHigh;
+    long sessionLow;
+    /** WRITE: this request's serial number in its session, from 1; every resend carries the same. */
+    long serial;
+    /** WRITE: the lowest serial the session still waits for; the state machine may forget results below it. */
+    long floor;
     /** WRITE: the {@link BatchCodec} bytes. */
     byte[] batch;
     /** GET: the key. */
@@ -32,15 +53,33 @@ public final class KvRequest implements Serializable {
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
+        r.version = SESSION_VERSION;
         r.group = group;
         r.op = op;
         return r;
     }
 
-    static KvRequest write(String group, byte[] batch) {
+    static KvRequest write(String group, byte[] batch, SessionId session, long serial) {
         KvRequest r = of(group, WRITE);
         r.batch = batch;
-        return r;
+        r.serial = serial;
+        return r.in(session);
+    }
+
+    /** Opens (or refreshes) client session {@code session} on the group. */
+    static KvRequest openSession(String group, SessionId session) {
+        return of(group, OPEN_SESSION).in(session);
+    }
+
+    /** Moves this write to {@code session} (a new one, after the group forgot the old one). */
+    KvRequest in(SessionId session) {
+        this.sessionHigh = session.high();
+        this.sessionLow = session.low();
+        return this;
+    }
+
+    SessionId session() {
+        return new SessionId(sessionHigh, sessionLow);
     }
 
     static KvRequest get(String group, byte[] key, boolean local) {
@@ -93,7 +132,8 @@ public final class KvRequest implements Serializable {
         return r;
     }
 
-    boolean isWrite() {
-        return op == WRITE;
+    /** True for a request that proposes a log entry (every other request only reads). */
+    public boolean isWrite() {
+        return op == WRITE || op == OPEN_SESSION;
     }
 }

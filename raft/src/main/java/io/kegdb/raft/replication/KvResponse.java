@@ -16,6 +16,10 @@ public final class KvResponse implements Serializable {
     static final byte WRITE_CONFLICT = 6;
     /** The snapshot a read names is not open on this node (closed, idle too long, or the node restarted). */
     static final byte SNAPSHOT_GONE = 7;
+    /** The write's client session is not open (never opened, or expired after long idleness): not applied. */
+    static final byte SESSION_UNKNOWN = 8;
+    /** The write's serial is below the lowest its session still waits for (an abandoned attempt): not applied. */
+    static final byte REQUEST_DISCARDED = 9;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */

@@ -11,11 +11,18 @@ import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
+import java.nio.file.StandardOpenOption;
 import java.util.stream.Stream;
 
 /**
@@ -23,15 +30,25 @@ import java.util.stream.Stream;
  * the entry and the store, so every node reaches the same state; a put-if-absent conflict is decided here,
  * at apply time, and reported to the proposer through its {@link WriteClosure}.
  *
- * <p>A snapshot is a backup of the data store in the snapshot's {@value #SNAPSHOT_DATA} subdirectory.
+ * <p>Each client request is applied at most once: a {@link LogEntry} names its client session and serial,
+ * and the {@link SessionTable} answers a request already applied (a resend whose first attempt committed)
+ * with the result of that first application instead of applying it again.
+ *
+ * <p>A snapshot is a backup of the data store in the snapshot's {@value #SNAPSHOT_DATA} subdirectory and
+ * the session table in its {@value #SNAPSHOT_SESSIONS} file, both taken on this thread between two entries,
+ * so at the same log index.
  */
 public final class KvStateMachine extends StateMachineAdapter {
 
     private static final Logger LOG = LoggerFactory.getLogger(KvStateMachine.class);
     static final String SNAPSHOT_DATA = "data";
+    static final String SNAPSHOT_SESSIONS = "sessions";
 
     private final DataStore data;
+    private final SessionTable sessions = new SessionTable();
     private volatile long snapshotsLoaded;
+    private volatile long duplicatesAnswered;
+    private volatile int sessionCount;
 
     public KvStateMachine(DataStore data) {
         this.data = data;
@@ -46,7 +63,7 @@ public final class KvStateMachine extends StateMachineAdapter {
                 ByteBuffer buf = iter.getData();
                 byte[] bytes = new byte[buf.remaining()];
                 buf.duplicate().get(bytes);
-                outcome = data.apply(BatchCodec.decode(bytes));
+                outcome = apply(bytes);
             } catch (RuntimeException e) {
                 // A store that cannot apply an entry must not apply later ones: stop the node.
                 LOG.error("applying log entry {} failed", iter.getIndex(), e);
@@ -64,6 +81,29 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
     }
 
+    private DataStore.Outcome apply(byte[] bytes) {
+        if (!LogEntry.isSessionEntry(bytes)) {
+            return data.apply(BatchCodec.decode(bytes)); // written before sessions: no duplicate detection
+        }
+        LogEntry entry = LogEntry.decode(bytes);
+        sessions.advance(entry.time());
+        DataStore.Outcome outcome;
+        if (entry.kind() == LogEntry.OPEN_SESSION) {
+            sessions.open(entry.session());
+            outcome = new DataStore.Outcome(KvResponse.OK, null, false);
+        } else {
+            outcome = sessions.answerWithoutApplying(entry.session(), entry.serial(), entry.floor());
+            if (outcome == null) {
+                outcome = data.apply(BatchCodec.decode(entry.batch()));
+                sessions.record(entry.session(), entry.serial(), outcome);
+            } else {
+                duplicatesAnswered++;
+            }
+        }
+        sessionCount = sessions.size();
+        return outcome;
+    }
+
     @Override
     public void onSnapshotSave(SnapshotWriter writer, Closure done) {
         Path target = Paths.get(writer.getPath(), SNAPSHOT_DATA);
@@ -77,6 +117,10 @@ public final class KvStateMachine extends StateMachineAdapter {
                         throw new IOException(writer.getPath() + ": snapshot refused file " + name);
                     }
                 }
+            }
+            saveSessions(Paths.get(writer.getPath(), SNAPSHOT_SESSIONS));
+            if (!writer.addFile(SNAPSHOT_SESSIONS)) {
+                throw new IOException(writer.getPath() + ": snapshot refused file " + SNAPSHOT_SESSIONS);
             }
             done.run(Status.OK());
         } catch (IOException | RuntimeException e) {
@@ -95,6 +139,7 @@ public final class KvStateMachine extends StateMachineAdapter {
                 // A snapshot of a store that was still empty has no files.
                 data.restoreFrom(Files.createDirectories(source));
             }
+            loadSessions(Paths.get(reader.getPath(), SNAPSHOT_SESSIONS));
             snapshotsLoaded++;
             LOG.info("loaded the snapshot at log index {} from {}", reader.load().getLastIncludedIndex(), source);
             return true;
@@ -104,6 +149,29 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
     }
 
+    /** Written and fsynced before the snapshot's meta names it, like the data store's backup. */
+    private void saveSessions(Path file) throws IOException {
+        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.CREATE, StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+             DataOutputStream out = new DataOutputStream(new BufferedOutputStream(Channels.newOutputStream(channel)))) {
+            sessions.writeTo(out);
+            out.flush();
+            channel.force(true);
+        }
+    }
+
+    /** A snapshot taken before sessions existed has no such file: no session is open. */
+    private void loadSessions(Path file) throws IOException {
+        if (!Files.exists(file)) {
+            sessions.clear();
+        } else {
+            try (DataInputStream in = new DataInputStream(new BufferedInputStream(Files.newInputStream(file)))) {
+                sessions.readFrom(in);
+            }
+        }
+        sessionCount = sessions.size();
+    }
+
     @Override
     public void onError(RaftException e) {
         LOG.error("the raft node stopped on an error: {}", e.getStatus(), e);
@@ -111,5 +179,15 @@ public final class KvStateMachine extends StateMachineAdapter {
 
     public long snapshotsLoaded() {
         return snapshotsLoaded;
+    }
+
+    /** How many requests were answered from the session table instead of being applied again. */
+    public long duplicatesAnswered() {
+        return duplicatesAnswered;
+    }
+
+    /** How many client sessions are open. */
+    public int sessionCount() {
+        return sessionCount;
     }
 }

@@ -13,6 +13,7 @@ import io.kegdb.raft.RaftStatus;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -30,6 +31,11 @@ public final class Replica {
     private final DataStore data;
     private final Supplier<RaftStatus> status;
     private final OpenSnapshots snapshots = new OpenSnapshots();
+    private final ConcurrentHashMap<InFlight, CompletableFuture<KvResponse>> inFlight = new ConcurrentHashMap<>();
+
+    /** A client write proposed by this node and not answered yet. */
+    private record InFlight(long sessionHigh, long sessionLow, long serial) {
+    }
 
     public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
         this.group = group;
@@ -69,8 +75,32 @@ public final class Replica {
             answer.complete(notLeader());
             return;
         }
+        byte[] entry;
+        if (request.version >= KvRequest.SESSION_VERSION) {
+            // The leader's clock becomes the entry's log time, the one clock sessions expire by.
+            long now = System.currentTimeMillis();
+            entry = (request.op == KvRequest.OPEN_SESSION ? LogEntry.openSession(now, request.session())
+                    : LogEntry.write(now, request.session(), request.serial, request.floor, request.batch)).encode();
+        } else if (request.op == KvRequest.WRITE) {
+            entry = request.batch; // a client from before sessions: logged and applied as it always was
+        } else {
+            answer.complete(KvResponse.of(KvResponse.FAILED, "request " + request.op + " needs wire version "
+                    + KvRequest.SESSION_VERSION + ", not " + request.version));
+            return;
+        }
+        if (request.op == KvRequest.WRITE && request.version >= KvRequest.SESSION_VERSION) {
+            // A resend of a write still in flight here (this leader is slow, not gone) waits for the first
+            // proposal's answer instead of putting another copy into the log.
+            InFlight key = new InFlight(request.sessionHigh, request.sessionLow, request.serial);
+            CompletableFuture<KvResponse> first = inFlight.putIfAbsent(key, answer);
+            if (first != null) {
+                first.whenComplete((r, e) -> answer.complete(e == null ? r : KvResponse.of(KvResponse.FAILED, e.toString())));
+                return;
+            }
+            answer.whenComplete((r, e) -> inFlight.remove(key, answer));
+        }
         Task task = new Task();
-        task.setData(ByteBuffer.wrap(request.batch));
+        task.setData(ByteBuffer.wrap(entry));
         task.setDone(new WriteClosure((status, outcome) -> {
             if (status.isOk() && outcome != null) {
                 KvResponse r = KvResponse.of(outcome.status(), null);

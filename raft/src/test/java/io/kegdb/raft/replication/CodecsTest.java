@@ -46,8 +46,6 @@ class CodecsTest {
             }
         });
         assertEquals(List.of("put a=1", "delete b", "putIfAbsent c=", "put =empty key"), ops);
-        assertFalse(BatchCodec.isRepeatable(batch));
-        assertTrue(BatchCodec.isRepeatable(new WriteBatch().put(b("a"), b("1")).delete(b("a"))));
         assertArrayEquals(b("k"), BatchCodec.singleDeleteKey(new WriteBatch().delete(b("k"))));
         assertNull(BatchCodec.singleDeleteKey(new WriteBatch().delete(b("k")).delete(b("j"))));
     }
@@ -84,9 +82,27 @@ class CodecsTest {
             }
         });
         assertEquals(List.of("expect k=v", "expect gone=absent", "range -..z 42", "range a..- -7", "put k=w"), seen);
-        assertFalse(BatchCodec.isRepeatable(new WriteBatch().expect(b("k"), b("v")).put(b("k"), b("w"))),
-                "a second apply would find the first one's write");
         assertNull(BatchCodec.singleDeleteKey(new WriteBatch().expect(b("k"), b("v")).delete(b("k"))));
+    }
+
+    @Test
+    void aSessionEntryCarriesItsSessionSerialFloorTimeAndBatch() {
+        byte[] batch = BatchCodec.encode(new WriteBatch().put(b("k"), b("v")));
+        SessionId id = new SessionId(0x0123456789abcdefL, -2L);
+        byte[] bytes = LogEntry.write(1_700_000_000_123L, id, 42, 40, batch).encode();
+        assertTrue(LogEntry.isSessionEntry(bytes));
+        assertFalse(LogEntry.isSessionEntry(batch), "a bare batch entry (version 1) is told apart");
+        LogEntry back = LogEntry.decode(bytes);
+        assertEquals(LogEntry.WRITE, back.kind());
+        assertEquals(1_700_000_000_123L, back.time());
+        assertEquals(id, back.session());
+        assertEquals(42, back.serial());
+        assertEquals(40, back.floor());
+        assertArrayEquals(batch, back.batch());
+        LogEntry open = LogEntry.decode(LogEntry.openSession(5, id).encode());
+        assertEquals(LogEntry.OPEN_SESSION, open.kind());
+        assertEquals(0, open.batch().length);
+        assertThrows(IllegalArgumentException.class, () -> LogEntry.decode(Arrays.copyOf(bytes, 20)));
     }
 
     @Test

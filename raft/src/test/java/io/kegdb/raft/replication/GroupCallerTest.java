@@ -7,8 +7,11 @@ import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -17,11 +20,17 @@ class GroupCallerTest {
 
     private static final PeerId A = PeerId.parsePeer("127.0.0.1:1");
     private static final PeerId B = PeerId.parsePeer("127.0.0.1:2");
+    /** A script step: the node takes the whole attempt's time and never answers. */
+    private static final Object HANG = new Object();
+
+    /** What one call carried, copied when it was sent (the caller reuses its request object). */
+    private record Sent(PeerId target, byte op, SessionId session, long serial, long floor, long timeoutMs) {
+    }
 
     /** Answers from a script, one step per call, recording where each call went. */
     private static final class Script implements Transport {
         final List<Object> steps;
-        final List<PeerId> targets = new ArrayList<>();
+        final List<Sent> sent = new ArrayList<>();
 
         Script(Object... steps) {
             this.steps = new ArrayList<>(List.of(steps));
@@ -29,12 +38,24 @@ class GroupCallerTest {
 
         @Override
         public KvResponse send(PeerId target, KvRequest request, long timeoutMs) throws Exception {
-            targets.add(target);
+            sent.add(new Sent(target, request.op, request.session(), request.serial, request.floor, timeoutMs));
             Object step = steps.remove(0);
+            if (step == HANG) {
+                Thread.sleep(timeoutMs);
+                throw new TimeoutException("no answer within " + timeoutMs + " ms");
+            }
             if (step instanceof Exception e) {
                 throw e;
             }
             return (KvResponse) step;
+        }
+
+        List<PeerId> targets() {
+            return sent.stream().map(Sent::target).toList();
+        }
+
+        List<Sent> writes() {
+            return sent.stream().filter(s -> s.op() == KvRequest.WRITE).toList();
         }
     }
 
@@ -44,38 +65,78 @@ class GroupCallerTest {
         return r;
     }
 
+    private static KvResponse ok() {
+        return KvResponse.ok();
+    }
+
+    @Test
+    void theFirstWriteOpensASessionAndEveryWriteCarriesItWithItsOwnSerial() {
+        Script s = new Script(ok(), ok(), ok());
+        GroupCaller caller = new GroupCaller("g", s, t -> A, 5000);
+        caller.write(new byte[]{1});
+        caller.write(new byte[]{2});
+        assertEquals(KvRequest.OPEN_SESSION, s.sent.get(0).op());
+        List<Sent> writes = s.writes();
+        assertEquals(s.sent.get(0).session(), writes.get(0).session());
+        assertEquals(writes.get(0).session(), writes.get(1).session());
+        assertEquals(List.of(1L, 2L), writes.stream().map(Sent::serial).toList());
+        assertEquals(List.of(1L, 2L), writes.stream().map(Sent::floor).toList(), "nothing else in progress");
+    }
+
     @Test
     void aWriteFollowsTheLeaderHint() {
-        Script s = new Script(notLeader(B), KvResponse.ok());
+        Script s = new Script(ok(), notLeader(B), ok());
         GroupCaller caller = new GroupCaller("g", s, t -> A, 5000);
-        assertEquals(KvResponse.OK, caller.write(new byte[]{1}, false).status);
-        assertEquals(List.of(A, B), s.targets);
+        assertEquals(KvResponse.OK, caller.write(new byte[]{1}).status);
+        assertEquals(List.of(A, A, B), s.targets());
     }
 
     @Test
-    void aLostAnswerIsRetriedOnlyForRepeatableWrites() {
-        Script repeatable = new Script(new IllegalStateException("connection reset"), KvResponse.ok());
-        assertEquals(KvResponse.OK, new GroupCaller("g", repeatable, t -> A, 5000).write(new byte[]{1}, true).status);
+    void aLostAnswerIsResentWithTheSameSerialForEveryKindOfWrite() {
+        for (Object lost : List.of(new IllegalStateException("connection reset"),
+                KvResponse.of(KvResponse.OUTCOME_UNKNOWN, "leader stepped down"))) {
+            Script s = new Script(ok(), lost, ok());
+            assertEquals(KvResponse.OK, new GroupCaller("g", s, t -> A, 5000).write(new byte[]{1}).status);
+            List<Sent> writes = s.writes();
+            assertEquals(2, writes.size());
+            assertEquals(writes.get(0).serial(), writes.get(1).serial());
+            assertEquals(writes.get(0).session(), writes.get(1).session());
+        }
+    }
 
-        Script conditional = new Script(new IllegalStateException("connection reset"), KvResponse.ok());
-        ReplicationException e = assertThrows(ReplicationException.class,
-                () -> new GroupCaller("g", conditional, t -> A, 5000).write(new byte[]{1}, false));
-        assertEquals(ReplicationException.Kind.OUTCOME_UNKNOWN, e.kind());
-        assertEquals("08007", e.kind().sqlState());
+    @Test
+    void anAttemptIsBoundedAndTheCachedLeaderForgottenSoTheNextNodeIsTried() {
+        Script s = new Script(ok(), HANG, ok());
+        AtomicInteger lookups = new AtomicInteger();
+        GroupCaller caller = new GroupCaller("g", s, t -> lookups.getAndIncrement() == 0 ? A : B, 20_000, 200);
+        assertEquals(KvResponse.OK, caller.write(new byte[]{1}).status);
+        assertEquals(List.of(A, A, B), s.targets());
+        assertEquals(200, s.sent.get(1).timeoutMs(), "one attempt waits the attempt timeout, not the whole call's");
+    }
 
-        KvResponse unknown = KvResponse.of(KvResponse.OUTCOME_UNKNOWN, "leader stepped down");
+    @Test
+    void aForgottenSessionIsReplacedWhenNothingOfTheWriteCanHaveBeenApplied() {
+        Script s = new Script(ok(), KvResponse.of(KvResponse.SESSION_UNKNOWN, null), ok(), ok());
+        assertEquals(KvResponse.OK, new GroupCaller("g", s, t -> A, 5000).write(new byte[]{1}).status);
+        assertEquals(KvRequest.OPEN_SESSION, s.sent.get(2).op());
+        List<Sent> writes = s.writes();
+        assertNotEquals(writes.get(0).session(), writes.get(1).session());
+        assertEquals(s.sent.get(2).session(), writes.get(1).session());
+
+        Script afterLoss = new Script(ok(), new IllegalStateException("connection reset"),
+                KvResponse.of(KvResponse.SESSION_UNKNOWN, null));
         assertEquals(ReplicationException.Kind.OUTCOME_UNKNOWN, assertThrows(ReplicationException.class,
-                () -> new GroupCaller("g", new Script(unknown), t -> A, 5000).write(new byte[]{1}, false)).kind());
+                () -> new GroupCaller("g", afterLoss, t -> A, 5000).write(new byte[]{1})).kind());
     }
 
     @Test
-    void aRequestThatNeverLeftIsRetriedEvenWhenConditional() {
-        Script s = new Script(new ConnectionFailureException("refused"), KvResponse.ok());
-        assertEquals(KvResponse.OK, new GroupCaller("g", s, t -> A, 5000).write(new byte[]{1}, false).status);
+    void aRequestThatNeverLeftIsRetried() {
+        Script s = new Script(ok(), new ConnectionFailureException("refused"), ok());
+        assertEquals(KvResponse.OK, new GroupCaller("g", s, t -> A, 5000).write(new byte[]{1}).status);
     }
 
     /** {@code first}, then refused connections for as long as the caller keeps trying. */
-    private static Script refusedAfter(Object first) {
+    private static Script refusedAfter(Object... first) {
         List<Object> steps = new ArrayList<>(List.of(first));
         for (int i = 0; i < 1000; i++) {
             steps.add(new ConnectionFailureException("refused"));
@@ -84,16 +145,17 @@ class GroupCallerTest {
     }
 
     @Test
-    void aRepeatableWriteThatMayHaveBeenAppliedNeverEndsAsNotWritten() {
+    void aWriteThatMayHaveBeenAppliedNeverEndsAsNotWritten() {
         KvResponse unknown = KvResponse.of(KvResponse.OUTCOME_UNKNOWN, "leader stepped down");
         for (Object first : List.of(unknown, new IllegalStateException("connection reset"))) {
             ReplicationException e = assertThrows(ReplicationException.class,
-                    () -> new GroupCaller("g", refusedAfter(first), t -> A, 300).write(new byte[]{1}, true));
+                    () -> new GroupCaller("g", refusedAfter(ok(), first), t -> A, 300).write(new byte[]{1}));
             assertEquals(ReplicationException.Kind.OUTCOME_UNKNOWN, e.kind(), e.getMessage());
+            assertEquals("08007", e.kind().sqlState());
         }
         // never sent anywhere: nothing was written
         ReplicationException e = assertThrows(ReplicationException.class, () -> new GroupCaller("g",
-                refusedAfter(new ConnectionFailureException("refused")), t -> A, 300).write(new byte[]{1}, true));
+                refusedAfter(ok(), new ConnectionFailureException("refused")), t -> A, 300).write(new byte[]{1}));
         assertEquals(ReplicationException.Kind.UNAVAILABLE, e.kind(), e.getMessage());
     }
 
@@ -101,7 +163,7 @@ class GroupCallerTest {
     void noLeaderEndsUnavailableWithinTheTimeout() {
         long start = System.nanoTime();
         ReplicationException e = assertThrows(ReplicationException.class,
-                () -> new GroupCaller("g", new Script(), t -> null, 300).write(new byte[]{1}, true));
+                () -> new GroupCaller("g", new Script(), t -> null, 300).write(new byte[]{1}));
         assertEquals(ReplicationException.Kind.UNAVAILABLE, e.kind());
         assertEquals("08006", e.kind().sqlState());
         assertTrue(System.nanoTime() - start < 5_000_000_000L, "bounded by the timeout");

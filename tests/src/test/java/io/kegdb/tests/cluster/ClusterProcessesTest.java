@@ -184,7 +184,7 @@ class ClusterProcessesTest {
                 log.add((victim == nodes.indexOf(leader) ? "leader " : "follower ") + nodes.get(victim) + ": outage "
                         + TimeUnit.NANOSECONDS.toMillis(longestGap.get()) + " ms");
                 processes.set(victim, startNode(victim));
-                awaitCaughtUp(admin, nodes.get(victim)); // so the next kill never takes the majority down
+                ClusterSql.awaitCaughtUp(admin, nodes.get(victim)); // so the next kill never takes the majority down
             }
             awaitMore(insertAcks, 50, workerErrors);
             stop.set(true);
@@ -304,42 +304,6 @@ class ClusterProcessesTest {
             }
         }
         return best;
-    }
-
-    /**
-     * Waits until SYS.RAFT shows {@code node} following with everything applied that the leader had committed
-     * at the previous look (the rows are asked one node after the other, so within one look a busy leader is
-     * always a little ahead).
-     */
-    private static void awaitCaughtUp(Connection admin, String node) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
-        long target = Long.MAX_VALUE;
-        while (true) {
-            long leaderCommit = -1;
-            long applied = -1;
-            String role = null;
-            try (Statement s = admin.createStatement();
-                 ResultSet rs = s.executeQuery("SELECT NODE, ROLE, COMMIT_INDEX, APPLIED_INDEX FROM SYS.RAFT")) {
-                while (rs.next()) {
-                    if (rs.getString(2).equals("LEADER")) {
-                        leaderCommit = rs.getLong(3);
-                    }
-                    if (rs.getString(1).equals(node)) {
-                        role = rs.getString(2);
-                        applied = rs.getLong(4);
-                    }
-                }
-            }
-            if (("FOLLOWER".equals(role) || "LEADER".equals(role)) && applied >= target) {
-                return;
-            }
-            if (leaderCommit > 0) {
-                target = leaderCommit;
-            }
-            assertTrue(System.nanoTime() < deadline, node + " did not catch up: " + role + " applied " + applied
-                    + " of " + target);
-            Thread.sleep(100);
-        }
     }
 
     private static void awaitMore(AtomicLong acks, int more, List<Throwable> errors) throws InterruptedException {

@@ -5,6 +5,9 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -42,6 +45,72 @@ public final class ClusterSql {
             }
             assertTrue(System.nanoTime() < deadline, "no leader in SYS.RAFT");
             Thread.sleep(100);
+        }
+    }
+    /**
+     * Waits until SYS.RAFT shows {@code node} following with everything applied that the leader had committed
+     * at the previous look (the rows are asked one node after the other, so within one look a busy leader is
+     * always a little ahead).
+     */
+    public static void awaitCaughtUp(Connection admin, String node) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long target = Long.MAX_VALUE;
+        while (true) {
+            long leaderCommit = -1;
+            long applied = -1;
+            String role = null;
+            try (Statement s = admin.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT NODE, ROLE, COMMIT_INDEX, APPLIED_INDEX FROM SYS.RAFT")) {
+                while (rs.next()) {
+                    if (rs.getString(2).equals("LEADER")) {
+                        leaderCommit = rs.getLong(3);
+                    }
+                    if (rs.getString(1).equals(node)) {
+                        role = rs.getString(2);
+                        applied = rs.getLong(4);
+                    }
+                }
+            }
+            if (("FOLLOWER".equals(role) || "LEADER".equals(role)) && applied >= target) {
+                return;
+            }
+            if (leaderCommit > 0) {
+                target = leaderCommit;
+            }
+            assertTrue(System.nanoTime() < deadline, node + " did not catch up: " + role + " applied " + applied
+                    + " of " + target);
+            Thread.sleep(100);
+        }
+    }
+
+    /**
+     * Waits until every node of {@code nodes} has applied what the leader committed, twice in a row at the
+     * same index (so nothing is being written), and returns that index.
+     */
+    public static long awaitAllApplied(Connection admin, List<String> nodes) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        long previous = -1;
+        while (true) {
+            long commit = -1;
+            Map<String, Long> applied = new HashMap<>();
+            try (Statement s = admin.createStatement();
+                 ResultSet rs = s.executeQuery("SELECT NODE, ROLE, COMMIT_INDEX, APPLIED_INDEX FROM SYS.RAFT")) {
+                while (rs.next()) {
+                    if (rs.getString(2).equals("LEADER")) {
+                        commit = rs.getLong(3);
+                    }
+                    applied.put(rs.getString(1), rs.getLong(4));
+                }
+            }
+            long index = commit;
+            boolean all = commit > 0 && nodes.stream().allMatch(n -> applied.getOrDefault(n, -1L) == index);
+            if (all && index == previous) {
+                return index;
+            }
+            previous = all ? index : -1;
+            assertTrue(System.nanoTime() < deadline, "the nodes did not all apply the leader's commit index: "
+                    + applied + ", commit " + commit);
+            Thread.sleep(200);
         }
     }
 }
