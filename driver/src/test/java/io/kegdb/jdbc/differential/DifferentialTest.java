@@ -100,11 +100,8 @@ class DifferentialTest {
                         case ORACLES_DIFFER -> tally.oraclesDiffer++;
                         case REFUSED -> tally.refused++;
                     }
-                    if (c.isWrite() && (v.kind() == Referee.Kind.MISMATCH || set.stuck())) {
-                        break; // KegDB's rows are no longer the oracles': a new round
-                    }
-                    if (set.stuck()) {
-                        break;
+                    if (set.stuck() || (c.isWrite() && v.kind() == Referee.Kind.MISMATCH)) {
+                        break; // KegDB is busy, or its rows are no longer the oracles': a new round
                     }
                     if (c.isWrite() && v.kind() == Referee.Kind.SAME && !v.h2().isError()) {
                         tables = agreedRows(tables, v.h2());

@@ -27,7 +27,7 @@ record RandomTable(String name, ColumnType keyType, ColumnType valueType, List<O
         ColumnType valueType = types[r.nextInt(types.length)];
         int nullPercent = NULL_PERCENT[r.nextInt(NULL_PERCENT.length)];
         Map<String, Object[]> byKey = new LinkedHashMap<>(); // keys compared by content (byte[] has no equals)
-        int count = r.nextInt(8) == 0 ? 0 : 1 + r.nextInt(40);
+        int count = r.nextInt(5) == 0 ? 0 : 1 + r.nextInt(40);
         for (int i = 0; i < count; i++) {
             Object k = keyType.value(r);
             Object v = r.nextInt(100) < nullPercent ? null : valueType.value(r);

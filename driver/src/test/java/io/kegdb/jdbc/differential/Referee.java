@@ -29,7 +29,7 @@ final class Referee {
                 return kegdb.results().isEmpty() && h2.isError() ? "answered where the oracles refused" : "wrong answer";
             }
             String first = kegdb.error().lines().findFirst().orElse("");
-            first = first.replaceAll("'[^']*'", "'…'").replaceAll("\\b[TS]\\d+\\b|\\bS\\d+\\b", "T")
+            first = first.replaceAll("'[^']*'", "'…'").replaceAll("\\b[TS]\\d+\\b", "T")
                     .replaceAll("\\$\\w+", "\\$").replaceAll("\\d+", "N");
             return first.length() > 120 ? first.substring(0, 120) : first;
         }
