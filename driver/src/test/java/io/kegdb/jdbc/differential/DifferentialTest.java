@@ -35,10 +35,12 @@ class DifferentialTest {
     private static final int CASES = Integer.getInteger("kegdb.differential.cases", STRESS ? 200_000 : 1_200);
     /** A bound on a stuck run (or the length of a stress run), not a goal. */
     private static final long BUDGET_NANOS = TimeUnit.MINUTES.toNanos(
-            Integer.getInteger("kegdb.differential.minutes", STRESS ? 20 : 8));
+            Integer.getInteger("kegdb.differential.minutes", STRESS ? 20 : 10));
     private static final int CASES_PER_ROUND = 150;
     /** Causes shrunk and reported in full; further ones are listed with one unshrunk example. */
     private static final int MINIMIZED = Integer.getInteger("kegdb.differential.minimized", 6);
+    /** How long shrinking may go on after the cases' time budget. */
+    private static final long SHRINK_NANOS = TimeUnit.MINUTES.toNanos(3);
 
     @TempDir
     Path scratch;
@@ -111,17 +113,17 @@ class DifferentialTest {
             }
         }
         System.out.println(summary(tallies, run) + String.format("%nin %.1f s", (System.nanoTime() - began) / 1e9));
-        String report = report(failures);
+        String report = report(failures, deadline + SHRINK_NANOS);
         System.out.println(report);
         List<String> failing = failures.keySet().stream()
-                .filter(k -> OpenIssue.knownCause(failures.get(k).get(0).cause()) == null).toList();
+                .filter(k -> known(failures.get(k).get(0)) == null).toList();
         if (!failing.isEmpty()) {
             fail(failing.size() + " causes of mismatch (seed " + seed + "): " + failing + "\n\n" + report);
         }
         int compared = tallies.values().stream().mapToInt(t -> t.compared).sum();
         // The generator writes what the oracles agree on; if most is skipped, it has rotted.
         assertTrue(compared * 2 >= run, "only " + compared + " of " + run + " cases compared (seed " + seed + ")");
-        assertTrue(run >= Math.min(CASES, 500), "only " + run + " cases in the time budget");
+        assertTrue(run >= Math.min(CASES, 100), "only " + run + " cases in the time budget");
     }
 
     private static List<RandomTable> agreedRows(List<RandomTable> tables, Outcome h2) {
@@ -154,24 +156,24 @@ class DifferentialTest {
         return sb.toString();
     }
 
-    private static String known(Failure f) {
-        OpenIssue i = OpenIssue.knownCause(f.cause());
-        return i == null ? "" : " (known: " + i + ")";
+    private static OpenIssue known(Failure f) {
+        return OpenIssue.knownCause(f.verdict().kegdb().error());
     }
 
-    private String report(Map<String, List<Failure>> failures) throws SQLException {
+    /** Shrinks the first failure of each new cause (not the known ones) until {@code until}; lists the rest as found. */
+    private String report(Map<String, List<Failure>> failures, long until) throws SQLException {
         StringBuilder sb = new StringBuilder();
         int shrunk = 0;
         for (Map.Entry<String, List<Failure>> e : failures.entrySet()) {
             Failure f = e.getValue().get(0);
             sb.append("=== ").append(e.getValue().size()).append(" x ").append(e.getKey())
-                    .append(known(f)).append('\n');
+                    .append(known(f) == null ? "" : " (known: " + known(f) + ")").append('\n');
             sb.append("seed ").append(f.seed()).append(", round ").append(f.round()).append(", store ")
                     .append(f.store()).append('\n');
             List<RandomTable> tables = f.tables();
             Case c = f.c();
             Referee.Verdict v = f.verdict();
-            if (shrunk < MINIMIZED) {
+            if (shrunk < MINIMIZED && known(f) == null && System.nanoTime() < until) {
                 shrunk++;
                 tables = CaseMinimizer.minimize(f.c(), f.tables(), f.store(), scratch, f.cause());
                 c = CaseMinimizer.shrink(f.c(), tables, f.store(), scratch, f.cause());

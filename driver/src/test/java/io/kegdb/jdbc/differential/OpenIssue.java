@@ -69,10 +69,13 @@ enum OpenIssue {
         return !ALL && !FIXED.contains(name());
     }
 
-    /** The open issue a failure's cause is known to come from, or null. */
-    static OpenIssue knownCause(String cause) {
+    /** The open issue KegDB's error (SQLState and message) is known to come from, or null. */
+    static OpenIssue knownCause(String kegdbError) {
+        if (kegdbError == null) {
+            return null;
+        }
         for (OpenIssue i : values()) {
-            if (i.open() && i.cause != null && i.cause.matcher(cause).find()) {
+            if (i.open() && i.cause != null && i.cause.matcher(kegdbError).find()) {
                 return i;
             }
         }
