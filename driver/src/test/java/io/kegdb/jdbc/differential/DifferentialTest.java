@@ -36,7 +36,7 @@ class DifferentialTest {
     /** A bound on a stuck run (or the length of a stress run), not a goal. */
     private static final long BUDGET_NANOS = TimeUnit.MINUTES.toNanos(
             Integer.getInteger("kegdb.differential.minutes", STRESS ? 20 : 10));
-    private static final int CASES_PER_ROUND = 150;
+    private static final int CASES_PER_ROUND = 50;
     /** Causes shrunk and reported in full; further ones are listed with one unshrunk example. */
     private static final int MINIMIZED = Integer.getInteger("kegdb.differential.minimized", 6);
     /** How long shrinking may go on after the cases' time budget. */

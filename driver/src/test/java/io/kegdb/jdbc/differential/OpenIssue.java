@@ -20,7 +20,10 @@ enum OpenIssue {
      * raising 22003. Held back: the INTEGER and BIGINT extremes in the data.
      */
     INTEGER_OVERFLOW_WRAPS(null),
-    /** AVG of INTEGER/BIGINT is truncated to an integer (both oracles give the exact or double mean). Held back: AVG of integers. */
+    /**
+     * AVG of an exact number (INTEGER, BIGINT, DECIMAL) keeps the argument's scale and truncates (-14 for -14.5);
+     * both oracles give the exact or double mean. Held back: AVG of exact numbers, also over a window.
+     */
     AVG_OF_INTEGERS_TRUNCATED(null),
     /**
      * DECIMAL's common type with BIGINT-sized numbers is capped at DECIMAL(19, s): comparisons and joins of a
