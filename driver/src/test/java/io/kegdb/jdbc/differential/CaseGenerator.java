@@ -287,7 +287,10 @@ final class CaseGenerator {
                     + " a" + p.where(a, "a.", false);
             case 2 -> "SELECT k FROM " + a.name() + " WHERE k > (SELECT MIN(k) FROM " + b.name()
                     + p.where(b, "", false) + ")";
-            case 3 -> "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
+            case 3 -> OpenIssue.VALUE_CORRELATION.open()
+                    ? "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
+                    + "EXISTS (SELECT 1 FROM " + b.name() + " c WHERE c.k = a.k)"
+                    : "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
                     + "EXISTS (SELECT 1 FROM " + c.name() + " c WHERE c.k = a.v)";
             default -> "SELECT k FROM " + c.name() + " WHERE k " + (r.nextBoolean() ? "" : "NOT ") + "IN (SELECT v FROM "
                     + a.name() + p.where(a, "", false) + ")";

@@ -53,7 +53,7 @@ enum OpenIssue {
     /** Two output columns of one name: 42000 "Column ... is ambiguous". Held back: {@code SELECT k, k ...}. */
     DUPLICATE_COLUMN_NAMES("^42000 .*Column '.*' is ambiguous"),
     /** The planner fails with a rule's internal error (HY000 "Error while applying rule ..."). */
-    PLANNER_RULE_ERRORS("^HY000 .*(Error while applying rule|Decorrelation|AssertionError)"),
+    PLANNER_RULE_ERRORS("^HY000 .*(Error while applying rule|Decorrelation produced)"),
     /** Planning that does not end within the query timeout (HYT00), or gives up (54001). */
     PLANNING_UNBOUNDED("^(HYT00|TIMEOUT|54001)");
 
