@@ -70,7 +70,10 @@ final class Predicates {
             case 6, 7 -> functionPredicate(t, alias);
             case 8 -> subQueryPredicate(t, alias);
             case 9, 10 -> "(" + predicate(t, alias, depth - 1, rich) + " AND " + predicate(t, alias, depth - 1, rich) + ")";
-            case 11, 12 -> "(" + predicate(t, alias, depth - 1, rich) + " OR " + predicate(t, alias, depth - 1, rich) + ")";
+            case 11, 12 -> {
+                boolean under = rich && !OpenIssue.OR_WITH_SUBQUERY.open();
+                yield "(" + predicate(t, alias, depth - 1, under) + " OR " + predicate(t, alias, depth - 1, under) + ")";
+            }
             default -> "NOT (" + predicate(t, alias, depth - 1, rich) + ")";
         };
     }
@@ -188,7 +191,7 @@ final class Predicates {
                         + subWhere(s, a + ".", t, out) + ")";
             }
         };
-        return r.nextInt(3) == 0 ? "(" + keyPredicate(t, alias) + " OR " + p + ")" : p;
+        return r.nextInt(3) == 0 && !OpenIssue.OR_WITH_SUBQUERY.open() ? "(" + keyPredicate(t, alias) + " OR " + p + ")" : p;
     }
 
     /** A sub-query's WHERE: none, false, true, its own predicate, or a correlation with the outer row. */
