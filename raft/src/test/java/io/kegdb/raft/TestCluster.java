@@ -1,5 +1,7 @@
 package io.kegdb.raft;
 
+import io.kegdb.raft.security.TlsFiles;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /** Raft nodes on 127.0.0.1 in this JVM, each in its own directory, with short election timeouts. */
@@ -20,6 +23,8 @@ public final class TestCluster implements AutoCloseable {
     public final Path root;
     public final List<String> addresses = new ArrayList<>();
     public final List<RaftNode> nodes = new ArrayList<>();
+    /** The TLS files of node i, or null for none (the default). */
+    public IntFunction<TlsFiles> tls = i -> null;
 
     public TestCluster(Path root, int size) throws IOException {
         this.root = root;
@@ -45,6 +50,7 @@ public final class TestCluster implements AutoCloseable {
                 .peers(peers)
                 .electionTimeoutMs(ELECTION_TIMEOUT_MS)
                 .requestTimeout(Duration.ofSeconds(15))
+                .tls(tls.apply(i))
                 .build());
         nodes.set(i, node);
         return node;
