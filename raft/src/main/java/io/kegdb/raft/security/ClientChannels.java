@@ -50,7 +50,7 @@ final class ClientChannels implements ExtendedNettyChannelHandler {
         return List.of();
     }
 
-    /** Why the last handshake with {@code hostPort} failed, if it did lately and none succeeded since. */
+    /** Why the last handshake with {@code hostPort} failed, if it did in the last 30 s and none succeeded since. */
     String recentFailure(String hostPort) {
         Failure f = failures.get(hostPort);
         return f != null && System.nanoTime() - f.atNanos < FAILURE_MEMORY_NANOS ? f.reason : null;

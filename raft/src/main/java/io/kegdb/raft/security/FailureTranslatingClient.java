@@ -11,6 +11,8 @@ import com.alipay.sofa.jraft.util.Endpoint;
 import io.kegdb.raft.ReplicationException;
 import io.kegdb.raft.replication.GroupCaller;
 
+import javax.net.ssl.SSLException;
+
 /**
  * A KegDB client's RPC client: a call whose connection failed its TLS handshake, or that the node refused
  * ({@link Refusal}), fails at once with a {@link ReplicationException} of kind {@code TLS} or
@@ -52,18 +54,19 @@ final class FailureTranslatingClient implements RpcClient {
     }
 
     private ReplicationException translate(Endpoint endpoint, Exception e) {
-        if (e instanceof ReplicationException) {
+        if (tls == null || e instanceof ReplicationException) {
             return null;
         }
         String hostPort = endpoint.getIp() + ":" + endpoint.getPort();
-        if (tls == null) {
-            return null;
+        SSLException ssl = TlsCauses.find(e);
+        if (ssl != null) {
+            return new ReplicationException(ReplicationException.Kind.TLS, tls.describe(ssl, hostPort), e);
         }
-        if (TlsCauses.find(e) != null) {
-            return new ReplicationException(ReplicationException.Kind.TLS, tls.describe(TlsCauses.find(e), hostPort), e);
-        }
-        String recent = tls.recentFailure(hostPort);
-        return recent == null ? null : new ReplicationException(ReplicationException.Kind.TLS, recent, e);
+        // The latest handshake with this node failed and none succeeded since: SOFABolt keeps one connection
+        // per node, so the call had no established TLS connection, and a connection whose handshake failed
+        // carried nothing (the SslHandler holds writes until the handshake succeeds). Nothing was sent.
+        String reason = tls.recentFailure(hostPort);
+        return reason == null ? null : new ReplicationException(ReplicationException.Kind.TLS, reason, e);
     }
 
     private ReplicationException remember(ReplicationException e) {
