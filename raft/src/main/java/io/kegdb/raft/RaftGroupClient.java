@@ -13,7 +13,6 @@ import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.security.TransportSecurity;
 
 import java.io.IOException;
-
 import java.time.Duration;
 import java.util.Objects;
 

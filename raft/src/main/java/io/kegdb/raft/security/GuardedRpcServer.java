@@ -44,7 +44,7 @@ final class GuardedRpcServer implements RpcServer {
                     LOG.warn("refused a request from {}: {} (further refusals of this kind from it are not logged"
                             + " for a minute)", remote, refusal);
                 }
-                context.sendResponse(new Refusal(Refusal.Kind.NOT_AUTHORIZED, refusal).toResponse());
+                context.sendResponse(new Refusal(Refusal.Kind.NOT_AUTHORIZED, refusal).toResponse(processor.interest()));
             }
 
             @Override

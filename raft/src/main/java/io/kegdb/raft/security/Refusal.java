@@ -3,12 +3,13 @@ package io.kegdb.raft.security;
 import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.rpc.RpcRequests;
 import com.alipay.sofa.jraft.util.RpcFactoryHelper;
-import com.google.protobuf.Message;
 
 /**
- * The answer a node sends to a request it refuses: SOFAJRaft's {@code ErrorResponse} (so that SOFAJRaft's own
- * clients report it as they report any error) with code {@code EPERM} and a text that KegDB's clients
- * recognise: {@code "KegDB refused (KIND): reason"}.
+ * The answer a node sends to a request it refuses, a text that KegDB's clients recognise,
+ * {@code "KegDB refused (KIND): reason"}: to SOFAJRaft's requests inside SOFAJRaft's {@code ErrorResponse}
+ * with code {@code EPERM} (so that SOFAJRaft's own clients report it as they report any error), to KegDB's
+ * requests as the plain string (a client with SOFAJRaft under other package names, as the single jar
+ * relocates it, still reads it).
  *
  * @param kind why: the caller's identity does not allow the call, or the caller spoke plain text to a TLS node
  * @param reason one line for the caller
@@ -24,17 +25,25 @@ record Refusal(Kind kind, String reason) {
 
     private static final String PREFIX = "KegDB refused (";
 
-    Message toResponse() {
-        return RpcFactoryHelper.responseFactory().newResponse(null, RaftError.EPERM, "%s",
-                PREFIX + kind + "): " + reason);
+    /** The answer to a refused request of class {@code interest}. */
+    Object toResponse(String interest) {
+        String text = PREFIX + kind + "): " + reason;
+        return interest != null && interest.startsWith(KEGDB_PACKAGE) ? text
+                : RpcFactoryHelper.responseFactory().newResponse(null, RaftError.EPERM, "%s", text);
     }
+
+    private static final String KEGDB_PACKAGE = "io.kegdb.";
 
     /** The refusal an answer carries, or null when it is no refusal. */
     static Refusal of(Object answer) {
-        if (!(answer instanceof RpcRequests.ErrorResponse e) || e.getErrorCode() != RaftError.EPERM.getNumber()) {
+        String text;
+        if (answer instanceof String s) {
+            text = s;
+        } else if (answer instanceof RpcRequests.ErrorResponse e && e.getErrorCode() == RaftError.EPERM.getNumber()) {
+            text = e.getErrorMsg();
+        } else {
             return null;
         }
-        String text = e.getErrorMsg();
         if (!text.startsWith(PREFIX)) {
             return null;
         }

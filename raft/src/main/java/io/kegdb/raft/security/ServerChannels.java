@@ -138,7 +138,9 @@ final class ServerChannels implements ExtendedNettyChannelHandler {
                 if (msg instanceof RpcRequestCommand request) {
                     Refusal refusal = new Refusal(Refusal.Kind.TLS_REQUIRED, "node " + self + " requires TLS;"
                             + " connect with TLS (ssl=true and sslrootcert, or --tls-ca) and a certificate of its CA");
-                    RpcResponseCommand response = new RpcCommandFactory().createResponse(refusal.toResponse(), request);
+                    request.deserializeClazz(); // the request's class name only; its body is never read
+                    RpcResponseCommand response = new RpcCommandFactory().createResponse(
+                            refusal.toResponse(request.getRequestClass()), request);
                     response.serialize();
                     ctx.channel().writeAndFlush(response);
                     if (!closing) {

@@ -52,6 +52,9 @@ public final class CertMain {
         CommandLine cl;
         try {
             cl = CommandLine.parse(Arrays.copyOfRange(args, 1, args.length), OPTIONS);
+            if (!cl.words.isEmpty()) {
+                throw new IllegalArgumentException("unexpected " + cl.words);
+            }
             Path dir = Path.of(cl.required("dir"));
             Path written = switch (command) {
                 case "ca" -> {

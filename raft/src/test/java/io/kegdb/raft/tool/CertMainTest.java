@@ -35,6 +35,7 @@ class CertMainTest {
         assertEquals(2, CertMain.run(new String[]{"server", "--dir", d}));
         assertEquals(2, CertMain.run(new String[]{"node", "--dir", d}));
         assertEquals(2, CertMain.run(new String[]{"client", "--dir", d, "--name", "a", "--host", "h"}));
+        assertEquals(2, CertMain.run(new String[]{"ca", "extra", "--dir", d}));
         assertEquals(0, CertMain.run(new String[]{"--help"}));
         assertFalse(Files.exists(dir.resolve("ca.crt")));
     }
