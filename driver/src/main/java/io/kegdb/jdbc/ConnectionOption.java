@@ -41,6 +41,14 @@ enum ConnectionOption {
     RAFT_PEERS("raft.peers", false, "host:port,host:port,..."),
     /** Embedded Raft member: election timeout in milliseconds (default 600). */
     RAFT_ELECTION_TIMEOUT("raft.electionTimeoutMs", false, "milliseconds"),
+    /** Raft: {@code true} makes every connection to the nodes TLS (pgjdbc's name); needs {@code sslrootcert}. */
+    SSL("ssl", false, "true|false"),
+    /** Raft, with {@code ssl=true}: the cluster CA's certificate (PEM) the nodes' certificates are checked against. */
+    SSL_ROOT_CERT("sslrootcert", false, "PEM file"),
+    /** Raft, with {@code ssl=true}: this client's certificate (PEM, made by kegdb cert client); a member's node certificate. */
+    SSL_CERT("sslcert", false, "PEM file"),
+    /** Raft, with {@code ssl=true}: the private key of {@code sslcert} (PKCS#8 PEM). */
+    SSL_KEY("sslkey", false, "PEM file"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */

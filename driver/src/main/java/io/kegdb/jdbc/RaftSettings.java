@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.sql.SqlState;
 
@@ -18,9 +19,11 @@ import java.util.Map;
  * @param readConsistency   linearizable (default) or local reads
  * @param requestTimeout    how long one store request may take, retries across leader changes included
  * @param electionTimeoutMs a member's election timeout
+ * @param tls               the TLS files ({@code ssl=true}, {@code sslrootcert}, {@code sslcert}, {@code sslkey}),
+ *                          or null without TLS
  */
 record RaftSettings(String group, String peers, String self, ReadConsistency readConsistency,
-                    Duration requestTimeout, int electionTimeoutMs) {
+                    Duration requestTimeout, int electionTimeoutMs, TlsFiles tls) {
 
     static final String CLIENT_PREFIX = "raft://";
 
@@ -35,11 +38,13 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
 
     /**
      * The registry key of a thin client's store. Connections share a store only when they ask for the same
-     * timeout and read consistency too: a store applies one of each to all its requests.
+     * timeout and read consistency too (a store applies one of each to all its requests), and present the
+     * same TLS files.
      */
     String clientRegistryKey() {
         return clientKey() + "?readConsistency=" + readConsistency.name().toLowerCase(java.util.Locale.ROOT)
-                + "&raft.timeout=" + requestTimeout.toMillis() + "ms";
+                + "&raft.timeout=" + requestTimeout.toMillis() + "ms"
+                + (tls == null ? "" : "&tls=" + tls.ca() + "," + tls.cert() + "," + tls.key());
     }
 
     /** The Raft settings of a URL, or null when it names a plain local or in-memory store. */
@@ -65,7 +70,8 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
             group = rest.substring(slash + 1);
         } else if (group == null && self == null && peers == null) {
             for (ConnectionOption o : new ConnectionOption[] {ConnectionOption.READ_CONSISTENCY,
-                ConnectionOption.RAFT_TIMEOUT, ConnectionOption.RAFT_ELECTION_TIMEOUT}) {
+                ConnectionOption.RAFT_TIMEOUT, ConnectionOption.RAFT_ELECTION_TIMEOUT, ConnectionOption.SSL,
+                ConnectionOption.SSL_ROOT_CERT, ConnectionOption.SSL_CERT, ConnectionOption.SSL_KEY}) {
                 if (options.containsKey(o)) {
                     throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
                             "option " + o.key() + " applies to Raft URLs only");
@@ -107,6 +113,32 @@ record RaftSettings(String group, String peers, String self, ReadConsistency rea
                     + " least 100");
         }
         return new RaftSettings(group.trim(), peers.trim(), self == null ? null : self.trim(), consistency, timeout,
-                election);
+                election, tls(options, self != null));
+    }
+
+    /** The TLS files of {@code ssl=true}; a member needs its node certificate and key, a client may have its own. */
+    private static TlsFiles tls(Map<ConnectionOption, String> options, boolean member) throws SQLException {
+        String ssl = options.get(ConnectionOption.SSL);
+        boolean on = ssl != null && ConnectionOption.SSL.parseBoolean(ssl);
+        String ca = options.get(ConnectionOption.SSL_ROOT_CERT);
+        String cert = options.get(ConnectionOption.SSL_CERT);
+        String key = options.get(ConnectionOption.SSL_KEY);
+        if (!on) {
+            if (ca != null || cert != null || key != null) {
+                throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                        "sslrootcert, sslcert and sslkey need ssl=true");
+            }
+            return null;
+        }
+        if (ca == null || ca.isBlank()) {
+            throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
+                    "ssl=true needs sslrootcert, the cluster CA's certificate (PEM) that the nodes' certificates"
+                    + " are checked against");
+        }
+        try {
+            return TlsFiles.of(ca, cert, key, member);
+        } catch (IllegalArgumentException e) {
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "TLS: " + e.getMessage(), e);
+        }
     }
 }

@@ -24,13 +24,15 @@ final class RaftStores {
     static KvStore open(RaftSettings raft, Path dir) throws SQLException {
         try {
             if (raft.isClient()) {
-                return RaftGroupClient.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency());
+                return RaftGroupClient.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency(),
+                        raft.tls());
             }
             return RaftNode.start(RaftNodeOptions.builder()
                     .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
                     .electionTimeoutMs(raft.electionTimeoutMs())
                     .requestTimeout(raft.requestTimeout())
                     .readConsistency(raft.readConsistency())
+                    .tls(raft.tls())
                     .build());
         } catch (IOException | RuntimeException e) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
@@ -51,6 +53,8 @@ final class RaftStores {
         return switch (e.kind()) {
             case UNAVAILABLE -> SqlState.CONNECTION_FAILURE;
             case OUTCOME_UNKNOWN -> SqlState.TRANSACTION_RESOLUTION_UNKNOWN;
+            case TLS -> SqlState.CANNOT_CONNECT;
+            case NOT_AUTHORIZED -> SqlState.INVALID_AUTHORIZATION;
         };
     }
 

@@ -3,6 +3,9 @@ package io.kegdb.jdbc;
 import io.kegdb.raft.ReadConsistency;
 import org.junit.jupiter.api.Test;
 
+import org.junit.jupiter.api.io.TempDir;
+
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -74,5 +77,43 @@ class RaftSettingsTest {
         assertEquals("HY024", assertThrows(SQLException.class,
                 () -> ConnectionSettings.parse("jdbc:kegdb:mem:x?raft.group=g&raft.self=h:1&raft.peers=h:1", null))
                 .getSQLState());
+    }
+
+    @Test
+    void sslOptionsUsePgjdbcNamesAndNeedTheCa(@TempDir Path dir) throws Exception {
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "x");
+        Path cert = Files.writeString(dir.resolve("alice.crt"), "x");
+        Path key = Files.writeString(dir.resolve("alice.key"), "x");
+        RaftSettings r = ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=true&sslrootcert=" + ca
+                + "&sslcert=" + cert + "&sslkey=" + key, null).raft();
+        assertEquals(ca, r.tls().ca());
+        assertEquals(cert, r.tls().cert());
+        assertEquals(key, r.tls().key());
+        // connections with other credentials do not share a client
+        RaftSettings anonymous = ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=true&sslrootcert=" + ca, null)
+                .raft();
+        assertNull(anonymous.tls().cert());
+        assertNotEquals(r.clientRegistryKey(), anonymous.clientRegistryKey());
+        assertNull(ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=false", null).raft().tls());
+
+        assertEquals("HY024", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=true", null)).getSQLState());
+        assertEquals("HY024", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?sslrootcert=" + ca, null)).getSQLState());
+        assertEquals("HY024", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:/d?ssl=true&sslrootcert=" + ca, null)).getSQLState());
+        assertEquals("08001", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=true&sslrootcert=" + dir.resolve("none"),
+                        null)).getSQLState());
+        assertEquals("08001", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:raft://h:1/g?ssl=true&sslrootcert=" + ca + "&sslcert=" + cert,
+                        null)).getSQLState());
+        // a member presents a node certificate: it needs sslcert and sslkey
+        assertEquals("08001", assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:" + dir.resolve("m") + "?raft.group=g&raft.self=h:1"
+                        + "&raft.peers=h:1&ssl=true&sslrootcert=" + ca, null)).getSQLState());
+        assertEquals(cert, ConnectionSettings.parse("jdbc:kegdb:" + dir.resolve("m") + "?raft.group=g&raft.self=h:1"
+                + "&raft.peers=h:1&ssl=true&sslrootcert=" + ca + "&sslcert=" + cert + "&sslkey=" + key, null)
+                .raft().tls().cert());
     }
 }

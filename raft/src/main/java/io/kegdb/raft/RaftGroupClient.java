@@ -9,7 +9,10 @@ import io.kegdb.raft.replication.GroupStore;
 import io.kegdb.raft.replication.LeaderLookup;
 import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.Transport;
+import io.kegdb.raft.security.TlsFiles;
+import io.kegdb.raft.security.TransportSecurity;
 
+import java.io.IOException;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
@@ -32,22 +35,42 @@ public final class RaftGroupClient {
      * @param requestTimeout how long one read or write may take, retries included
      */
     public static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency) {
-        return connect(group, peers, requestTimeout, consistency, UnaryOperator.identity());
+        return connect(group, peers, requestTimeout, consistency, (TlsFiles) null);
+    }
+
+    /**
+     * {@link #connect(String, String, Duration, ReadConsistency)} over TLS when {@code tls} is given: the
+     * nodes' certificates must be signed by {@code tls.ca()} and name the host each is reached by; the
+     * client presents {@code tls.cert()} if given. A TLS failure or a node's refusal fails a request at once
+     * with a {@link ReplicationException} of kind {@code TLS} or {@code NOT_AUTHORIZED}.
+     *
+     * @throws IllegalArgumentException if the TLS files do not load
+     */
+    public static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency,
+                                  TlsFiles tls) {
+        return connect(group, peers, requestTimeout, consistency, tls, UnaryOperator.identity());
     }
 
     /** As above, with every request passing through {@code hook}'s transport (tests lose or delay answers). */
     static KvStore connect(String group, String peers, Duration requestTimeout, ReadConsistency consistency,
-                           UnaryOperator<Transport> hook) {
+                           TlsFiles tls, UnaryOperator<Transport> hook) {
         Objects.requireNonNull(group, "group");
         Objects.requireNonNull(consistency, "consistency");
         if (requestTimeout.isZero() || requestTimeout.isNegative()) {
             throw new IllegalArgumentException("requestTimeout must be positive, not " + requestTimeout);
         }
         Configuration conf = PeerList.parse(peers);
+        TransportSecurity security;
+        try {
+            security = TransportSecurity.client(tls);
+        } catch (IOException e) {
+            throw new IllegalArgumentException(e.getMessage(), e);
+        }
         CliClientServiceImpl client = new CliClientServiceImpl();
-        client.init(new CliOptions());
-        Transport transport = hook.apply(new RpcTransport(client.getRpcClient()));
-        GroupCaller caller = new GroupCaller(group, transport, new LeaderLookup(group, conf, transport),
+        client.init(security.configureClient(new CliOptions()));
+        TransportSecurity.Calls calls = security.calls(client.getRpcClient());
+        Transport transport = hook.apply(new RpcTransport(calls.client()));
+        GroupCaller caller = new GroupCaller(group, transport, calls.finder(new LeaderLookup(group, conf, transport)),
                 requestTimeout.toMillis());
         return new GroupStore(group, caller, null, conf.getPeers(), consistency, client::shutdown);
     }

@@ -26,6 +26,7 @@ import io.kegdb.raft.replication.Replica;
 import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.TrackingServiceFactory;
 import io.kegdb.raft.replication.Transport;
+import io.kegdb.raft.security.TransportSecurity;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -69,6 +70,12 @@ public final class RaftNode implements KvStore, RaftGroupView {
         this.group = options.group();
         this.self = self;
         Path dir = options.dir();
+        TransportSecurity security = TransportSecurity.node(options.tls());
+        if (security.isTls()) {
+            LOG.info("{}", security.describe(self.toString()));
+        } else {
+            LOG.warn("{}", security.describe(self.toString()));
+        }
         for (String sub : new String[]{"log", "meta", "snapshot"}) {
             Files.createDirectories(dir.resolve(sub));
         }
@@ -86,6 +93,7 @@ public final class RaftNode implements KvStore, RaftGroupView {
         nodeOptions.setRaftMetaUri(dir.resolve("meta").toString());
         nodeOptions.setSnapshotUri(dir.resolve("snapshot").toString());
         nodeOptions.setServiceFactory(factory);
+        security.configureClient(nodeOptions); // SOFAJRaft's own replication client: TLS with the node's certificate
         nodeOptions.getRaftOptions().setSync(options.logSync());
         // The election timer's period is random in [T, 1.5 T) (SOFAJRaft adds up to 1 s by default, whatever T
         // is); a follower stands when a firing finds no heartbeat for T: a lost leader is replaced within
@@ -93,8 +101,10 @@ public final class RaftNode implements KvStore, RaftGroupView {
         nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, options.electionTimeoutMs() / 2));
 
         // Bound to the given host only (SOFAJRaft's default server listens on every interface).
-        RpcServer rpcServer = serverHook.apply(new BoltRpcServer(
-                new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true)));
+        com.alipay.remoting.rpc.RpcServer bolt = new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true);
+        security.configureServer(bolt, self.toString());
+        // With TLS every processor registered here checks the caller's certificate before it runs.
+        RpcServer rpcServer = serverHook.apply(security.guard(new BoltRpcServer(bolt)));
         RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
         KvRequestProcessor processor = new KvRequestProcessor();
         rpcServer.registerProcessor(processor);
@@ -117,8 +127,8 @@ public final class RaftNode implements KvStore, RaftGroupView {
         processor.serve(replica);
 
         this.client = new CliClientServiceImpl();
-        client.init(new CliOptions());
-        RpcTransport remote = new RpcTransport(client.getRpcClient());
+        client.init(security.configureClient(new CliOptions()));
+        RpcTransport remote = new RpcTransport(security.calls(client.getRpcClient()).client());
         Transport transport = (target, request, timeoutMs) -> target.equals(self)
                 ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
                 : remote.send(target, request, timeoutMs);

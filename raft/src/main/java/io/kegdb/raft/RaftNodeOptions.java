@@ -1,6 +1,7 @@
 package io.kegdb.raft;
 
 import com.alipay.sofa.jraft.JRaftServiceFactory;
+import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.nio.file.Path;
@@ -26,6 +27,7 @@ public final class RaftNodeOptions {
     private final ReadConsistency readConsistency;
     private final boolean logSync;
     private final JRaftServiceFactory serviceFactory;
+    private final TlsFiles tls;
 
     private RaftNodeOptions(Builder b) {
         this.dir = Objects.requireNonNull(b.dir, "dir");
@@ -47,6 +49,7 @@ public final class RaftNodeOptions {
         this.readConsistency = b.readConsistency;
         this.logSync = b.logSync;
         this.serviceFactory = b.serviceFactory;
+        this.tls = b.tls;
     }
 
     private static String requireText(String s, String name) {
@@ -111,6 +114,11 @@ public final class RaftNodeOptions {
         return serviceFactory;
     }
 
+    /** See {@link Builder#tls(TlsFiles)}; null without TLS. */
+    public TlsFiles tls() {
+        return tls;
+    }
+
     /**
      * The default election timeout. A killed leader is noticed by its followers between T and about 2.5 T
      * later (SOFAJRaft checks the leader's last heartbeat when a timer of period [T, 1.5 T) fires), so with
@@ -131,6 +139,7 @@ public final class RaftNodeOptions {
         private ReadConsistency readConsistency = ReadConsistency.LINEARIZABLE;
         private boolean logSync = true;
         private JRaftServiceFactory serviceFactory = new KegRaftServiceFactory();
+        private TlsFiles tls;
 
         private Builder() {
         }
@@ -197,6 +206,18 @@ public final class RaftNodeOptions {
         /** The SOFAJRaft storages; default {@link KegRaftServiceFactory} (log and meta in Bitcask stores). */
         public Builder serviceFactory(JRaftServiceFactory serviceFactory) {
             this.serviceFactory = Objects.requireNonNull(serviceFactory, "serviceFactory");
+            return this;
+        }
+
+        /**
+         * TLS on every connection of the node, from the cluster's CA and the node's certificate and key (made by
+         * {@code kegdb cert}); default none, which leaves the node open to anyone who can reach its port.
+         */
+        public Builder tls(TlsFiles tls) {
+            if (tls != null && !tls.hasCertificate()) {
+                throw new IllegalArgumentException("a node's TLS needs its certificate and key besides the CA");
+            }
+            this.tls = tls;
             return this;
         }
 

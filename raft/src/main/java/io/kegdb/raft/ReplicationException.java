@@ -13,7 +13,13 @@ public final class ReplicationException extends RuntimeException {
         UNAVAILABLE("08006"),
         /** A write reached a leader that lost leadership or stopped answering: it may or may not be committed
          *  (SQLState 08007, transaction resolution unknown). */
-        OUTCOME_UNKNOWN("08007");
+        OUTCOME_UNKNOWN("08007"),
+        /** The connection's TLS failed or is missing on one side (an untrusted CA, a host-name mismatch, plain
+         *  text against a TLS node or the reverse); nothing was written (SQLState 08001). */
+        TLS("08001"),
+        /** The node refused the caller's identity for this request (no certificate of the cluster's CA, or a
+         *  client's where a node's is needed); nothing was written (SQLState 28000). */
+        NOT_AUTHORIZED("28000");
 
         private final String sqlState;
 

@@ -79,7 +79,7 @@ class ExactlyOnceTest {
         cluster.startAll();
         cluster.awaitLeader();
         client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(20),
-                ReadConsistency.LINEARIZABLE, real -> transport = new LosingTransport(real));
+                ReadConsistency.LINEARIZABLE, null, real -> transport = new LosingTransport(real));
         other = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(20));
         client.put(b("warm-up"), b("1"), Durability.SYNC);
     }

@@ -73,7 +73,7 @@ class SessionSnapshotTest {
         int leader = cluster.awaitLeader();
         AtomicReference<Recorder> recorder = new AtomicReference<>();
         client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(20),
-                ReadConsistency.LINEARIZABLE, real -> {
+                ReadConsistency.LINEARIZABLE, null, real -> {
                     Recorder r = new Recorder(real);
                     recorder.set(r);
                     return r;

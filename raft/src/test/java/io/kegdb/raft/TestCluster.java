@@ -1,5 +1,7 @@
 package io.kegdb.raft;
 
+import io.kegdb.raft.security.TlsFiles;
+
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -9,6 +11,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 
 /** Raft nodes on 127.0.0.1 in this JVM, each in its own directory, with short election timeouts. */
@@ -22,6 +25,8 @@ public final class TestCluster implements AutoCloseable {
     public final List<RaftNode> nodes = new ArrayList<>();
     /** Cuts nodes off or pauses them; nothing until a test asks. */
     public final NetworkFaults faults = new NetworkFaults();
+    /** The TLS files of node i, or null for none (the default). */
+    public IntFunction<TlsFiles> tls = i -> null;
 
     public TestCluster(Path root, int size) throws IOException {
         this.root = root;
@@ -47,6 +52,7 @@ public final class TestCluster implements AutoCloseable {
                 .peers(peers)
                 .electionTimeoutMs(ELECTION_TIMEOUT_MS)
                 .requestTimeout(Duration.ofSeconds(15))
+                .tls(tls.apply(i))
                 .build(), faults.serverOf(addresses.get(i)));
         nodes.set(i, node);
         return node;

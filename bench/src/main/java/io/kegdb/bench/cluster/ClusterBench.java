@@ -5,6 +5,8 @@ import com.alipay.sofa.jraft.core.DefaultJRaftServiceFactory;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.RaftGroupClient;
+import io.kegdb.raft.ReadConsistency;
+import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.io.IOException;
@@ -107,17 +109,31 @@ public final class ClusterBench {
         deleteTree(root);
     }
 
-    private static double median(List<Result> results, Log log, String op) {
-        double[] values = results.stream().filter(r -> r.log().startsWith(log.label + ",") && r.op().equals(op))
+    static double median(List<Result> results, String labelPrefix, String op) {
+        double[] values = results.stream().filter(r -> r.log().startsWith(labelPrefix + ",") && r.op().equals(op))
                 .mapToDouble(Result::perSecond).sorted().toArray();
         return values.length == 0 ? Double.NaN : values[values.length / 2];
     }
 
+    private static double median(List<Result> results, Log log, String op) {
+        return median(results, log.label, op);
+    }
+
     private static List<Result> run(String label, JRaftServiceFactory factory, Path dir, int seconds, int threads,
                                     int valueBytes) throws Exception {
+        return run(label, factory, null, null, dir, seconds, threads, valueBytes);
+    }
+
+    /**
+     * One cluster's put and get phases; with {@code nodeTls} every node uses those files and the client
+     * {@code clientTls}.
+     */
+    static List<Result> run(String label, JRaftServiceFactory factory, TlsFiles nodeTls, TlsFiles clientTls, Path dir,
+                            int seconds, int threads, int valueBytes) throws Exception {
         try (LocalCluster cluster = LocalCluster.start(dir, GROUP,
-                b -> b.electionTimeoutMs(1000).serviceFactory(factory));
-             KvStore client = RaftGroupClient.connect(GROUP, cluster.peers(), Duration.ofSeconds(30))) {
+                b -> b.electionTimeoutMs(1000).serviceFactory(factory).tls(nodeTls));
+             KvStore client = RaftGroupClient.connect(GROUP, cluster.peers(), Duration.ofSeconds(30),
+                     ReadConsistency.LINEARIZABLE, clientTls)) {
             byte[] value = new byte[valueBytes];
             ThreadLocalRandom.current().nextBytes(value);
             client.put(key(0), value, Durability.SYNC); // waits for a leader
@@ -177,7 +193,7 @@ public final class ClusterBench {
         return String.format("key%08d", i).getBytes(StandardCharsets.US_ASCII);
     }
 
-    private static void deleteTree(Path root) throws IOException {
+    static void deleteTree(Path root) throws IOException {
         if (!Files.exists(root)) {
             return;
         }

@@ -11,8 +11,12 @@ import io.kegdb.raft.PeerList;
 import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.ReplicationException;
+import io.kegdb.raft.security.TlsFiles;
+import io.kegdb.raft.security.TransportSecurity;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.List;
@@ -28,9 +32,11 @@ import java.util.concurrent.TimeUnit;
 public final class ClusterMain {
 
     private static final Set<String> COMMANDS = Set.of("status", "add-peer", "remove-peer", "transfer-leader");
-    private static final Set<String> OPTIONS = Set.of("group", "peers", "peer", "timeout-ms");
+    private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("group", "peers", "peer", "timeout-ms"));
     private static final String USAGE = "usage: kegdb cluster status|add-peer|remove-peer|transfer-leader"
-            + " --group G --peers H1:P1,H2:P2,H3:P3 [--peer HOST:PORT] [--timeout-ms MS]";
+            + " --group G --peers H1:P1,H2:P2,H3:P3 [--peer HOST:PORT] [--timeout-ms MS]"
+            + " [--tls-ca CA.crt --tls-cert CERT --tls-key KEY] (membership changes on a TLS cluster need a node's"
+            + " certificate)";
 
     private ClusterMain() {
     }
@@ -47,6 +53,8 @@ public final class ClusterMain {
         String peersText;
         PeerId peer = null;
         int timeoutMs;
+        TlsFiles tls;
+        TransportSecurity security;
         try {
             CommandLine cl = CommandLine.parse(args, OPTIONS);
             if (cl.words.size() != 1) {
@@ -60,6 +68,8 @@ public final class ClusterMain {
             peersText = cl.required("peers");
             conf = PeerList.parse(peersText);
             timeoutMs = cl.intOption("timeout-ms", 5000);
+            tls = cl.tls(false);
+            security = TransportSecurity.client(tls);
             if (!command.equals("status")) {
                 peer = PeerId.parsePeer(cl.required("peer"));
                 if (peer == null || peer.getPort() <= 0) {
@@ -70,15 +80,18 @@ public final class ClusterMain {
             err.println("kegdb cluster: " + e.getMessage());
             err.println(USAGE);
             return 2;
+        } catch (IOException e) {
+            err.println("kegdb cluster: " + e.getMessage());
+            return 2;
         }
-        CliOptions cliOptions = new CliOptions();
+        CliOptions cliOptions = security.configureClient(new CliOptions());
         cliOptions.setTimeoutMs(timeoutMs);
         CliService cli = RaftServiceFactory.createAndInitCliService(cliOptions);
         try {
             Status st;
             switch (command) {
                 case "status" -> {
-                    return status(group, peersText, timeoutMs, out, err);
+                    return status(group, peersText, timeoutMs, tls, out, err);
                 }
                 case "add-peer" -> st = cli.addPeer(group, conf, peer);
                 case "remove-peer" -> st = cli.removePeer(group, conf, peer);
@@ -108,11 +121,13 @@ public final class ClusterMain {
     }
 
     /** Every member's own view: role, term, commit and applied index, log range. */
-    private static int status(String group, String peers, int timeoutMs, PrintStream out, PrintStream err) {
+    private static int status(String group, String peers, int timeoutMs, TlsFiles tls, PrintStream out,
+                              PrintStream err) {
         List<RaftStatus> rows;
         String leader;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        try (KvStore store = RaftGroupClient.connect(group, peers, Duration.ofMillis(timeoutMs))) {
+        try (KvStore store = RaftGroupClient.connect(group, peers, Duration.ofMillis(timeoutMs),
+                ReadConsistency.LINEARIZABLE, tls)) {
             // During an election there is no leader yet: ask again until one appears or the timeout passes.
             while (true) {
                 rows = ((RaftGroupView) store).members();

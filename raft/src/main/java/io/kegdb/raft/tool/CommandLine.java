@@ -1,5 +1,7 @@
 package io.kegdb.raft.tool;
 
+import io.kegdb.raft.security.TlsFiles;
+
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -42,6 +44,25 @@ final class CommandLine {
             }
         }
         return new CommandLine(words, options);
+    }
+
+    /** The TLS options every tool takes: the cluster's CA, this side's certificate and key (PEM files). */
+    static final Set<String> TLS_OPTIONS = Set.of("tls-ca", "tls-cert", "tls-key");
+
+    /** The known options plus {@link #TLS_OPTIONS}. */
+    static Set<String> withTls(Set<String> known) {
+        Set<String> all = new java.util.HashSet<>(known);
+        all.addAll(TLS_OPTIONS);
+        return Set.copyOf(all);
+    }
+
+    /**
+     * The TLS files given by {@code --tls-ca}, {@code --tls-cert} and {@code --tls-key}, or null if none is.
+     *
+     * @param certificateRequired true for a node, which must present its certificate
+     */
+    TlsFiles tls(boolean certificateRequired) {
+        return TlsFiles.of(options.get("tls-ca"), options.get("tls-cert"), options.get("tls-key"), certificateRequired);
     }
 
     String required(String name) {

@@ -14,15 +14,17 @@ import java.util.concurrent.CountDownLatch;
  * Runs one Raft node in the foreground until the process is told to stop (SIGTERM, SIGINT), then leaves the
  * group cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
- * [--election-timeout-ms 600] [--snapshot-interval-secs 600]}. The node binds exactly {@code --self}.
+ * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY]}.
+ * The node binds exactly {@code --self}; with the TLS options every connection to and from it is TLS (see
+ * {@link io.kegdb.raft.security.TransportSecurity}), without them it is open to anyone who can reach it.
  * To join a running group, list its current members (not this node) in {@code --peers}, then add this node
  * with {@link ClusterMain} {@code add-peer}.
  */
 public final class NodeMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
-    private static final Set<String> OPTIONS = Set.of("dir", "group", "self", "peers", "election-timeout-ms",
-            "snapshot-interval-secs");
+    private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("dir", "group", "self", "peers",
+            "election-timeout-ms", "snapshot-interval-secs"));
 
     private NodeMain() {
     }
@@ -38,11 +40,13 @@ public final class NodeMain {
                     .peers(cl.required("peers"))
                     .electionTimeoutMs(cl.intOption("election-timeout-ms", RaftNodeOptions.DEFAULT_ELECTION_TIMEOUT_MS))
                     .snapshotIntervalSecs(cl.intOption("snapshot-interval-secs", 600))
+                    .tls(cl.tls(true))
                     .build();
         } catch (IllegalArgumentException e) {
             System.err.println("kegdb node: " + e.getMessage());
             System.err.println("usage: kegdb node --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3"
-                    + " [--election-timeout-ms MS] [--snapshot-interval-secs S]");
+                    + " [--election-timeout-ms MS] [--snapshot-interval-secs S]"
+                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key]");
             System.exit(2);
             return;
         }

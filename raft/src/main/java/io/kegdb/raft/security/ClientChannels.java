@@ -1,0 +1,87 @@
+package io.kegdb.raft.security;
+
+import com.alipay.remoting.ExtendedNettyChannelHandler;
+import io.netty.channel.ChannelHandler;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOutboundHandlerAdapter;
+import io.netty.channel.ChannelPromise;
+import io.netty.handler.ssl.SslHandler;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The first handler of every connection a TLS side opens (SOFABolt's
+ * {@code BoltGenericOption.EXTENDED_NETTY_CHANNEL_HANDLER} on an RPC client): when the connection is made
+ * it puts Netty's {@link SslHandler} for the target's host and port in front, so the JDK checks the node's
+ * certificate against the CA and its host name or IP against the certificate's names. The last handshake
+ * failure per target is kept for a while, so a failed call can say why ({@link FailureTranslatingClient}).
+ */
+final class ClientChannels implements ExtendedNettyChannelHandler {
+
+    private static final Logger LOG = LoggerFactory.getLogger(ClientChannels.class);
+    private static final long FAILURE_MEMORY_NANOS = TimeUnit.SECONDS.toNanos(30);
+
+    private final SslContexts contexts;
+    private final TlsFiles files;
+    private final RateLimitedLog logged = new RateLimitedLog();
+    private final ConcurrentHashMap<String, Failure> failures = new ConcurrentHashMap<>();
+
+    private record Failure(String reason, long atNanos) {
+    }
+
+    ClientChannels(SslContexts contexts, TlsFiles files) {
+        this.contexts = contexts;
+        this.files = files;
+    }
+
+    @Override
+    public List<ChannelHandler> frontChannelHandlers() {
+        return List.of(new Connector());
+    }
+
+    @Override
+    public List<ChannelHandler> backChannelHandlers() {
+        return List.of();
+    }
+
+    /** Why the last handshake with {@code hostPort} failed, if it did in the last 30 s and none succeeded since. */
+    String recentFailure(String hostPort) {
+        Failure f = failures.get(hostPort);
+        return f != null && System.nanoTime() - f.atNanos < FAILURE_MEMORY_NANOS ? f.reason : null;
+    }
+
+    /** The words for a failure seen by a call to {@code hostPort}. */
+    String describe(Throwable failure, String hostPort) {
+        return TlsCauses.asClient(failure, hostPort, files.ca());
+    }
+
+    private final class Connector extends ChannelOutboundHandlerAdapter {
+        @Override
+        public void connect(ChannelHandlerContext ctx, SocketAddress remote, SocketAddress local, ChannelPromise promise) {
+            InetSocketAddress target = (InetSocketAddress) remote;
+            String host = target.getHostString();
+            String hostPort = host + ":" + target.getPort();
+            SslHandler ssl = contexts.current().newHandler(ctx.alloc(), host, target.getPort());
+            ssl.handshakeFuture().addListener(done -> {
+                if (done.isSuccess()) {
+                    failures.remove(hostPort);
+                    return;
+                }
+                String reason = describe(done.cause(), hostPort);
+                failures.put(hostPort, new Failure(reason, System.nanoTime()));
+                if (logged.due(hostPort + " " + reason)) {
+                    LOG.warn("{}", reason);
+                }
+            });
+            ctx.pipeline().addAfter(ctx.name(), "kegdbTls", ssl);
+            ctx.connect(remote, local, promise);
+            ctx.pipeline().remove(this);
+        }
+    }
+}
