@@ -26,8 +26,9 @@ public interface KvStore extends AutoCloseable {
      * through each segment). Each value is one its key had at some moment during the call; the call is not a
      * snapshot across the keys (read a {@link KvSnapshot} for that). By default one {@link #get} per key.
      *
-     * @throws IllegalArgumentException if a key is null, {@link LimitExceededException} if a key is longer
-     *                                  than the store lets a key be; nothing is read then
+     * @throws IllegalArgumentException if a key is null, or ({@link LimitExceededException}) longer than a
+     *                                  store with a key limit ({@link Bitcask}'s maxKeySize) can hold; nothing
+     *                                  is read then
      */
     default List<byte[]> getAll(List<byte[]> keys) {
         Objects.requireNonNull(keys, "keys");
