@@ -2,6 +2,9 @@ package io.kegdb.engine;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
 
 /**
  * The seam between KegDB's SQL layer and its storage: a local {@link Bitcask}, an in-memory store, or a
@@ -15,6 +18,32 @@ public interface KvStore extends AutoCloseable {
 
     /** The value of {@code key}, or null when absent. */
     byte[] get(byte[] key);
+
+    /**
+     * The values of {@code keys}, in the caller's order: element {@code i} is what {@code get(keys.get(i))}
+     * would return (null when absent), and a key given twice gets its value twice. One call instead of one per
+     * key: a store that can, reads the values in the order they lie on disk ({@link Bitcask} goes forward
+     * through each segment). Each value is one its key had at some moment during the call; the call is not a
+     * snapshot across the keys (read a {@link KvSnapshot} for that). By default one {@link #get} per key.
+     *
+     * @throws IllegalArgumentException if a key is null, or ({@link LimitExceededException}) longer than a
+     *                                  store with a key limit ({@link Bitcask}'s maxKeySize) can hold; nothing
+     *                                  is read then
+     */
+    default List<byte[]> getAll(List<byte[]> keys) {
+        Objects.requireNonNull(keys, "keys");
+        byte[][] values = new byte[keys.size()][];
+        for (int i = 0; i < values.length; i++) {
+            byte[] key = keys.get(i);
+            if (key == null) {
+                throw new IllegalArgumentException("key " + i + " is null");
+            }
+        }
+        for (int i = 0; i < values.length; i++) {
+            values[i] = get(keys.get(i));
+        }
+        return Arrays.asList(values);
+    }
 
     /**
      * Whether {@code key} is present, as {@code get(key) != null} would say. Stores that can answer from

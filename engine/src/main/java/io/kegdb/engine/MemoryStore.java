@@ -3,6 +3,7 @@ package io.kegdb.engine;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.Objects;
@@ -25,6 +26,23 @@ final class MemoryStore implements KvStore {
         checkOpen();
         byte[] v = map.get(Objects.requireNonNull(key, "key"));
         return v == null ? null : v.clone();
+    }
+
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        Objects.requireNonNull(keys, "keys");
+        checkOpen();
+        byte[][] values = new byte[keys.size()][];
+        for (int i = 0; i < values.length; i++) {
+            if (keys.get(i) == null) {
+                throw new IllegalArgumentException("key " + i + " is null");
+            }
+        }
+        for (int i = 0; i < values.length; i++) {
+            byte[] v = map.get(keys.get(i));
+            values[i] = v == null ? null : v.clone();
+        }
+        return Arrays.asList(values);
     }
 
     @Override

@@ -28,8 +28,11 @@ final class Recovery {
 
     private static final System.Logger LOG = System.getLogger(Recovery.class.getName());
 
-    /** What open needs from recovery. */
-    record Result(KeyDir keyDir, SegmentTable table, Segment last, int maxId) {
+    /**
+     * What open needs from recovery; {@code lastHinted}: the newest plain segment has a hint that checks out
+     * against it as recovery left it (a clean close wrote it, and nothing was cut off since).
+     */
+    record Result(KeyDir keyDir, SegmentTable table, Segment last, int maxId, boolean lastHinted) {
     }
 
     private final Path dir;
@@ -72,6 +75,8 @@ final class Recovery {
         while (prefix < hints.size() && hints.get(prefix) != null) {
             hinted += hints.get(prefix++).count();
         }
+        long lastLength = last == null ? -1 : last.length();
+        boolean lastHinted = last != null && hints.get(segments.indexOf(last)) != null;
         CompactKeyDir.Loader loader = CompactKeyDir.loader(hinted);
         HintMerge.merge(segments.subList(0, prefix), hints.subList(0, prefix), loader::add);
         keyDir = loader.build();
@@ -84,7 +89,7 @@ final class Recovery {
             }
         }
         table.enforceBound();
-        return new Result(keyDir, table, last, maxId);
+        return new Result(keyDir, table, last, maxId, lastHinted && last.length() == lastLength);
     }
 
     /** Every segment's verified hint (null where there is none), read and checked in parallel. */
@@ -188,7 +193,8 @@ final class Recovery {
 
     /**
      * Truncates segment {@code s} (unmapped first) at {@code at}, durably. A mark left above the cut is
-     * lowered when the write path reopens the segment ({@link SegmentWriter#reopen}).
+     * lowered before the write path's first append to the segment ({@link SegmentWriter#reopen}); a hint,
+     * which now describes a longer segment, is deleted by the write path.
      */
     static void cutTail(FileLayer files, Segment s, int at) throws IOException {
         s.unmap();

@@ -84,8 +84,10 @@ final class Segment {
     }
 
     /** Drops this segment's reference to its mapping; readers that hold it keep it. */
-    void unmap() {
-        map = null;
+    synchronized void unmap() {
+        if (!beingWritten) { // a writer's mapping stays (see useWriterMapping)
+            map = null;
+        }
     }
 
     /**
@@ -94,7 +96,7 @@ final class Segment {
      * again for reading would cover only the length at that moment, and records appended after it would read
      * as running past the end.
      */
-    void useWriterMapping(ByteBuffer mapping) {
+    synchronized void useWriterMapping(ByteBuffer mapping) {
         this.map = mapping;
         this.beingWritten = true;
     }

@@ -33,7 +33,11 @@ final class SegmentWriter {
     private final Segment segment;
     private final FileLayer files;
     private final FileChannel channel;
-    private final MappedByteBuffer map;
+    /** Null until the first append of a reopened segment (see {@link #reopen}). */
+    private MappedByteBuffer map;
+    private final long capacity;
+    /** False from {@link #reopen} until the first append begins; a created segment starts touched. */
+    private boolean touched;
     private int position;
     /** Bytes below this offset are backed by allocated disk space; appends stay below it. */
     private volatile long allocated;
@@ -52,15 +56,20 @@ final class SegmentWriter {
     /** The durable mark last written into the header; guarded by {@code this}. */
     private int markWritten;
 
-    private SegmentWriter(Segment segment, FileLayer files, FileChannel channel, MappedByteBuffer map, int position) {
+    private SegmentWriter(Segment segment, FileLayer files, FileChannel channel, MappedByteBuffer map, long capacity,
+                          int position) {
         this.segment = segment;
         this.files = files;
         this.channel = channel;
         this.markWritten = Math.min(segment.header().mark(), position);
         this.map = map;
+        this.capacity = capacity;
         this.position = position;
         this.allocated = position;
-        segment.useWriterMapping(map);
+        this.touched = map != null;
+        if (map != null) {
+            segment.useWriterMapping(map);
+        }
         segment.setLength(position);
     }
 
@@ -87,7 +96,7 @@ final class SegmentWriter {
             MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
             ch.force(true);
             files.syncDirectory(dir);
-            return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), files, ch, map,
+            return new SegmentWriter(new Segment(id, path, header, SegmentHeader.SIZE, null), files, ch, map, capacity,
                     SegmentHeader.SIZE);
         } catch (IOException e) {
             ch.close();
@@ -109,22 +118,38 @@ final class SegmentWriter {
         }
     }
 
-    /** Continues appending to an existing, recovered segment after its last valid byte. */
+    /**
+     * Continues appending to an existing, recovered segment after its last valid byte. Nothing is written
+     * until the first append ({@link #reserve}): a store opened and closed without a write leaves the file,
+     * and its hint, as they were.
+     */
     static SegmentWriter reopen(FileLayer files, Segment segment, long capacity) throws IOException {
         FileChannel ch = files.open(segment.path(), StandardOpenOption.READ, StandardOpenOption.WRITE);
-        try {
-            MappedByteBuffer map = MappingBudget.map(ch, FileChannel.MapMode.READ_WRITE, capacity);
-            SegmentWriter w = new SegmentWriter(segment, files, ch, map, (int) segment.length());
-            if (segment.header().mark() > segment.length()) {
-                // The file ends below its mark (cut short, or a backup copied while the mark moved on): lower it,
-                // or what is appended next would count as fsynced. The fsync that makes appends durable carries it.
-                w.putMark((int) segment.length());
-            }
-            return w;
-        } catch (IOException | RuntimeException e) {
-            ch.close();
-            throw e;
+        return new SegmentWriter(segment, files, ch, null, capacity, (int) segment.length());
+    }
+
+    /**
+     * Before the first append to a reopened segment: its hint goes, durably, before the file grows (the
+     * mapping at full capacity lengthens it), so no crash leaves a hint beside a segment longer than the hint
+     * says; then the segment is mapped for appends.
+     */
+    private void mapForAppends() throws IOException {
+        touched = true; // from here on the file may change: close seals it and writes a new hint
+        HintFile.delete(files, segment);
+        files.syncDirectory(segment.path().getParent());
+        MappedByteBuffer m = MappingBudget.map(channel, FileChannel.MapMode.READ_WRITE, capacity);
+        map = m;
+        segment.useWriterMapping(m);
+        if (segment.header().mark() > segment.length()) {
+            // The file ends below its mark (cut short, or a backup copied while the mark moved on): lower it,
+            // or what is appended next would count as fsynced. The fsync that makes appends durable carries it.
+            putMark((int) segment.length());
         }
+    }
+
+    /** Whether nothing was appended since a {@link #reopen}: the file is as it was found. */
+    boolean untouched() {
+        return !touched;
     }
 
     Segment segment() {
@@ -149,7 +174,7 @@ final class SegmentWriter {
 
     /** Whether {@code bytes} more fit in the mapping; never for a sealed writer, whose file was truncated. */
     boolean fits(long bytes) {
-        return !sealed && position + bytes <= map.capacity();
+        return !sealed && position + bytes <= capacity;
     }
 
     /**
@@ -169,6 +194,9 @@ final class SegmentWriter {
      * appended, if the filesystem cannot provide them. The caller checked {@link #fits}.
      */
     void reserve(long bytes) throws IOException {
+        if (map == null) {
+            mapForAppends();
+        }
         long needed = position + bytes;
         if (needed > allocated) {
             awaitAllocationAhead();
@@ -177,13 +205,13 @@ final class SegmentWriter {
             }
         }
         if (allocator != null && (allocating == null || allocating.isFinished())
-                && allocated - needed < SegmentSpace.WINDOW && allocated < map.capacity()) {
+                && allocated - needed < SegmentSpace.WINDOW && allocated < capacity) {
             allocateNextWindowAhead();
         }
     }
 
     private void allocateNextWindowAhead() {
-        WindowAhead window = new WindowAhead(allocated, Math.min(map.capacity(), allocated + SegmentSpace.WINDOW));
+        WindowAhead window = new WindowAhead(allocated, Math.min(capacity, allocated + SegmentSpace.WINDOW));
         try {
             allocator.execute(window);
             allocating = window;
@@ -249,7 +277,7 @@ final class SegmentWriter {
 
     /** Allocates up to a window ahead of the append position, or exactly {@code needed} when the disk is short. */
     private void allocate(long needed) throws IOException {
-        long window = Math.min(map.capacity(), Math.max(needed, allocated + SegmentSpace.WINDOW));
+        long window = Math.min(capacity, Math.max(needed, allocated + SegmentSpace.WINDOW));
         try {
             SegmentSpace.allocate(channel, segment.path(), allocated, window);
             allocated = window;

@@ -2,6 +2,7 @@ package io.kegdb.engine;
 
 import java.util.Arrays;
 import java.util.Comparator;
+import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -107,6 +108,20 @@ final class SnapshotRegistry {
                 return now;
             }
             return then == ABSENT ? null : then.clone();
+        }
+
+        /** One multi-get of the live store, then each key corrected as {@link #get} corrects it. */
+        @Override
+        public List<byte[]> getAll(List<byte[]> keys) {
+            checkUsable();
+            List<byte[]> now = live.getAll(keys);
+            byte[][] values = new byte[now.size()][];
+            for (int i = 0; i < values.length; i++) {
+                byte[] then = kept.get(keys.get(i)); // after the live read: see the class comment
+                values[i] = then == null ? now.get(i) : then == ABSENT ? null : then.clone();
+            }
+            checkUsable();
+            return Arrays.asList(values);
         }
 
         @Override

@@ -61,6 +61,11 @@ final class WritePath {
      * it is reopened (see {@link #forceActive} and {@link #appendOneWrite}).
      */
     private volatile IOException syncFailure;
+    /**
+     * The active segment is the newest one reopened with a hint that checks out: while nothing is appended
+     * to it, close leaves the file and the hint as they are (see {@link SegmentWriter#reopen}).
+     */
+    private final boolean reopenedWithHint;
 
     /**
      * The write path of a store recovered into {@code table}: it appends to the newest segment if that has
@@ -80,12 +85,17 @@ final class WritePath {
         this.onSealed = onSealed;
         if (options.readOnly()) {
             this.syncThread = null;
+            this.reopenedWithHint = false;
             return;
         }
         Segment last = recovered.last();
         // A version 1 segment has no durable mark, which appending needs (see SegmentHeader): it stays sealed.
-        if (last != null && last.length() < options.segmentSize() && last.header().hasMark()) {
-            HintFile.delete(files, last);
+        boolean reopen = last != null && last.length() < options.segmentSize() && last.header().hasMark();
+        this.reopenedWithHint = reopen && recovered.lastHinted();
+        if (reopen) {
+            if (!reopenedWithHint) {
+                HintFile.delete(files, last); // one that no longer checks out (the tail was cut) is of no use
+            }
             active = SegmentWriter.reopen(files, last, options.segmentSize());
         } else {
             active = SegmentWriter.create(files, dir, allocateId(), options.segmentSize());
@@ -354,7 +364,9 @@ final class WritePath {
     /** Seals the active segment (unless empty) and starts a new one; a record larger than a segment gets its own. */
     private SegmentWriter roll(long size) throws IOException {
         SegmentWriter old = active;
-        if (!old.isEmpty() && !old.isSealed()) {
+        if (untouchedSinceOpen(old)) {
+            old.closeQuietly(); // sealed and hinted as it was found
+        } else if (!old.isEmpty() && !old.isSealed()) {
             // After a failed creation below, the sealed writer stays active (fits() refuses every
             // write) until a later write manages to create its successor.
             try {
@@ -374,6 +386,7 @@ final class WritePath {
         if (old.isEmpty()) {
             old.closeQuietly();
             table.remove(old.segment());
+            HintFile.delete(files, old.segment()); // a reopened empty segment may have one: no hint outlives its data
             files.deleteIfExists(old.segment().path());
         }
         return w;
@@ -537,9 +550,15 @@ final class WritePath {
 
     // ---------------------------------------------------------------- close
 
+    /** Whether {@code w} is the reopened, hinted newest segment and nothing was appended to it since open. */
+    private boolean untouchedSinceOpen(SegmentWriter w) {
+        return reopenedWithHint && w.untouched();
+    }
+
     /**
      * Stops taking writes and makes every one durable by sealing the active segment; returns it for a hint
-     * file, or null if there is none or an fsync failed, in which case nothing more is written.
+     * file, or null if there is none or an fsync failed, in which case nothing more is written. A segment
+     * reopened with its hint and not appended to since is left as it is: it is already sealed and hinted.
      */
     Segment close() throws IOException {
         writeLock.lock();
@@ -552,6 +571,8 @@ final class WritePath {
                 // What is in memory may not be on disk: write nothing more (no truncation, no hint) and let
                 // the next open recover from the file as it really is.
                 LOG.log(Level.WARNING, dir + ": closing without a final sync after an fsync failure", syncFailure);
+                active.closeQuietly();
+            } else if (active != null && untouchedSinceOpen(active)) {
                 active.closeQuietly();
             } else if (active != null) {
                 active.seal();

@@ -193,6 +193,11 @@ public final class RaftNode implements KvStore, RaftGroupView {
     }
 
     @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        return store.getAll(keys);
+    }
+
+    @Override
     public void put(byte[] key, byte[] value, Durability durability) {
         store.put(key, value, durability);
     }

@@ -68,6 +68,11 @@ class ReplicatedStoreTest {
             assertEquals("y", s(node.get(b("b"))));
         }
         assertEquals("2", s(client.get(b("from-follower"))));
+        // a multi-get answers as gets do, in the caller's order, on members and through the client
+        List<String> expected = java.util.Arrays.asList("y", null, "1", "y");
+        List<byte[]> keys = List.of(b("b"), b("absent"), b("from-client"), b("b"));
+        assertEquals(expected, cluster.nodes.get(follower).getAll(keys).stream().map(TestBytes::s).toList());
+        assertEquals(expected, client.getAll(keys).stream().map(TestBytes::s).toList());
 
         // put-if-absent is decided at apply time and the conflict travels back to the proposer
         KeyExistsException fromClient = assertThrows(KeyExistsException.class, () -> client.write(

@@ -8,6 +8,7 @@ import io.kegdb.engine.KvStore;
 import io.kegdb.engine.StoreStats;
 import io.kegdb.engine.WriteBatch;
 
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** A store wrapper counting the calls the SQL layer makes, to check what is pushed down. */
@@ -15,6 +16,9 @@ final class CountingStore implements KvStore {
 
     final KvStore delegate;
     final AtomicLong gets = new AtomicLong();
+    /** Multi-get calls, and the keys they asked for. */
+    final AtomicLong multiGets = new AtomicLong();
+    final AtomicLong multiGetKeys = new AtomicLong();
     final AtomicLong scans = new AtomicLong();
     final AtomicLong pairsRead = new AtomicLong();
     final AtomicLong writes = new AtomicLong();
@@ -28,6 +32,8 @@ final class CountingStore implements KvStore {
 
     void reset() {
         gets.set(0);
+        multiGets.set(0);
+        multiGetKeys.set(0);
         scans.set(0);
         pairsRead.set(0);
         writes.set(0);
@@ -38,7 +44,7 @@ final class CountingStore implements KvStore {
 
     /** Store calls plus pairs read: what a statement cost the store. */
     long touches() {
-        return gets.get() + scans.get() + pairsRead.get() + writes.get() + keyCounts.get() + keyScans.get()
+        return gets.get() + multiGets.get() + multiGetKeys.get() + scans.get() + pairsRead.get() + writes.get() + keyCounts.get() + keyScans.get()
                 + keysRead.get();
     }
 
@@ -46,6 +52,13 @@ final class CountingStore implements KvStore {
     public byte[] get(byte[] key) {
         gets.incrementAndGet();
         return delegate.get(key);
+    }
+
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        multiGets.incrementAndGet();
+        multiGetKeys.addAndGet(keys.size());
+        return delegate.getAll(keys);
     }
 
     @Override

@@ -85,7 +85,9 @@ class LookupJoinTest {
         assertEquals(row(150L, "v50", "o150"), rows.get(5));
         assertEquals(1, store.scans.get(), "one scan of other's range");
         assertEquals(10, store.pairsRead.get());
-        assertEquals(10, store.gets.get(), "one get of kv per row of other");
+        assertEquals(1, store.multiGets.get(), "one multi-get of kv for the rows of other");
+        assertEquals(10, store.multiGetKeys.get());
+        assertEquals(0, store.gets.get());
         // The order of the tables in the text does not matter: their sizes do.
         plan = explain("SELECT other.v, kv.v FROM other JOIN kv ON other.k = kv.k WHERE other.k BETWEEN 0 AND 9");
         assertTrue(plan.contains("KvLookupJoin(table=[[PUBLIC, KV]]"), plan);
@@ -115,7 +117,9 @@ class LookupJoinTest {
         assertEquals(row(101L, null), rows.get(1));
         assertEquals(row(140L, "o140"), rows.get(40));
         assertEquals(row(150L, null), rows.get(50), "outside other's own key condition: no match");
-        assertEquals(50, store.gets.get(), "only the keys below 150 are looked up");
+        assertEquals(1, store.multiGets.get());
+        assertEquals(50, store.multiGetKeys.get(), "only the keys below 150 are looked up");
+        assertEquals(0, store.gets.get());
     }
 
     @Test
@@ -141,7 +145,8 @@ class LookupJoinTest {
         assertTrue(plan.contains("KvLookupJoin(table=[[PUBLIC, KV]]") && plan.contains("valueEquals"), plan);
         store.reset();
         assertEquals(List.of(row(150L, "o150")), rows(s, sql, "v50"));
-        assertEquals(10, store.gets.get());
+        assertEquals(1, store.multiGets.get());
+        assertEquals(10, store.multiGetKeys.get());
         assertEquals(List.of(), rows(s, sql, "v51"), "other's keys all end in 0");
         assertEquals(List.of(), rows(s, sql, (Object) null));
         // In a LEFT join the condition belongs to the ON clause: a found row that fails it is no match.
@@ -164,7 +169,8 @@ class LookupJoinTest {
             store.reset();
             assertEquals(List.of(row(1L, "o30"), row(2L, null), row(3L, null), row(4L, "o40")),
                     rows(s, sql + " ORDER BY refs.id"));
-            assertEquals(3, store.gets.get(), "no lookup for a NULL");
+            assertEquals(1, store.multiGets.get());
+            assertEquals(3, store.multiGetKeys.get(), "no lookup for a NULL");
         } finally {
             update(s, "DROP TABLE refs");
         }
@@ -177,7 +183,8 @@ class LookupJoinTest {
         assertTrue(plan.contains("KvLookupJoin(table=[[PUBLIC, KV]]") && plan.contains("keepOuter"), plan);
         store.reset();
         assertEquals(2, update(s, sql, 7L, -7L));
-        assertEquals(2, store.gets.get(), "one get per new row");
+        assertEquals(1, store.multiGets.get(), "one multi-get for the new rows");
+        assertEquals(2, store.multiGetKeys.get());
         assertEquals(0, store.scans.get(), "kv is not scanned");
         assertEquals(List.of(row("v7+"), row("new")), rows(s, "SELECT v FROM kv WHERE k IN (7, -7) ORDER BY k DESC"));
         update(s, "DELETE FROM kv WHERE k = -7");
@@ -212,5 +219,36 @@ class LookupJoinTest {
             s.setAutoCommit(true);
             update(s, "DROP TABLE few");
         }
+    }
+
+    /** The outer rows are looked up a batch at a time: 100 of them cost one multi-get, in the outer's order. */
+    @Test
+    void aLookupJoinOverAHundredOuterRowsIsOneMultiGet() throws SqlError {
+        String sql = "SELECT kv.k, other.v FROM kv LEFT JOIN other ON kv.k = other.k WHERE kv.k BETWEEN 100 AND 199";
+        assertTrue(explain(sql).contains("KvLookupJoin(table=[[PUBLIC, OTHER]]"), explain(sql));
+        store.reset();
+        List<List<Object>> rows = rows(s, sql);
+        assertEquals(100, rows.size());
+        for (int i = 0; i < 100; i++) {
+            long k = 100 + i;
+            assertEquals(row(k, k % 10 == 0 ? "o" + k : null), rows.get(i), "in the outer's key order");
+        }
+        assertEquals(1, store.multiGets.get());
+        assertEquals(100, store.multiGetKeys.get());
+        assertEquals(0, store.gets.get());
+    }
+
+    /** More outer rows than a batch: one multi-get per batch, every row joined, still in the outer's order. */
+    @Test
+    void outerRowsBeyondOneBatchTakeOneMultiGetEach() throws SqlError {
+        String sql = "SELECT kv.k, other.v FROM kv LEFT JOIN other ON kv.k = other.k WHERE kv.k BETWEEN 1000 AND 1599";
+        List<List<Object>> rows = rows(s, sql);
+        assertEquals(600, rows.size());
+        for (int i = 0; i < 600; i++) {
+            long k = 1000 + i;
+            assertEquals(row(k, k % 10 == 0 ? "o" + k : null), rows.get(i));
+        }
+        assertEquals(3, store.multiGets.get(), "batches of 256 outer rows");
+        assertEquals(600, store.multiGetKeys.get());
     }
 }

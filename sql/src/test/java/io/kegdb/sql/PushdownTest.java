@@ -80,13 +80,27 @@ class PushdownTest {
 
     @Test
     void inListIsMultiGet() throws SqlError {
+        // Keys only: one presence check per key, from the keydir (no record is read to batch).
         assertEquals(List.of(row(3L), row(9L), row(500L)), rows(s, "SELECT id FROM big WHERE id IN (500, 3, 9, 200000) ORDER BY id"));
         assertEquals(4, store.gets.get());
         assertEquals(0, store.scans.get());
         store.reset();
         assertEquals(List.of(row(1L, "name1"), row(2L, "name2")),
                 rows(s, "SELECT * FROM big WHERE id IN (?, ?) ORDER BY id", 2L, 1L));
-        assertEquals(2, store.gets.get());
+        assertEquals(1, store.multiGets.get());
+        assertEquals(2, store.multiGetKeys.get());
+        assertEquals(0, store.gets.get());
+        store.reset();
+        StringBuilder in = new StringBuilder();
+        for (int i = 0; i < 12; i++) {
+            in.append(i == 0 ? "" : ", ").append(i * 7919);
+        }
+        List<List<Object>> found = rows(s, "SELECT id, name FROM big WHERE id IN (" + in + ") ORDER BY id");
+        assertEquals(12, found.size());
+        assertEquals(row(7919L, "name7919"), found.get(1));
+        assertEquals(1, store.multiGets.get(), "IN of 12 keys: one multi-get");
+        assertEquals(12, store.multiGetKeys.get());
+        assertEquals(0, store.gets.get() + store.scans.get());
     }
 
     @Test
@@ -341,7 +355,9 @@ class PushdownTest {
         assertEquals(1, store.touches(), "one delete");
         store.reset();
         assertEquals(0, update(s, "DELETE FROM scratch WHERE id IN (1, 2) AND name = 'x'"));
-        assertEquals(2, store.touches(), "two gets, nothing written");
+        assertEquals(1, store.multiGets.get(), "one multi-get of both keys, nothing written");
+        assertEquals(2, store.multiGetKeys.get());
+        assertEquals(3, store.touches());
     }
 
     @Test
@@ -361,6 +377,13 @@ class PushdownTest {
         assertEquals(40, rows(s, "SELECT id FROM big WHERE id IN (" + in + ")").size());
         assertEquals(40, store.gets.get());
         assertEquals(0, store.scans.get());
+        store.reset();
+        List<List<Object>> found = rows(s, "SELECT id, name FROM big WHERE id IN (" + in + ") ORDER BY id");
+        assertEquals(40, found.size());
+        assertEquals(row(39_000L, "name39000"), found.get(39));
+        assertEquals(1, store.multiGets.get(), "40 keys with their values: one multi-get");
+        assertEquals(40, store.multiGetKeys.get());
+        assertEquals(0, store.gets.get() + store.scans.get());
     }
 
     @Test

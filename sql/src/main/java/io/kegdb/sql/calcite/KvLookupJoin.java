@@ -28,8 +28,8 @@ import java.util.List;
 
 /**
  * A join on the key of a key/value table, run as one lookup of that table per row of the other input (the
- * outer): the outer row's join column, encoded as a key, is read with a {@code get} (a presence check when
- * only the key is needed), through the statement's read view. The looked-up table's own key conditions still
+ * outer): the outer rows' join columns, encoded as keys, are read a batch of rows at a time with one
+ * multi-get (a presence check per row when only the key is needed), through the statement's read view. The looked-up table's own key conditions still
  * hold: a key outside them is not read. With {@code keepOuter} an outer row without a match comes out with
  * nulls (the outer side of a LEFT or RIGHT join). Output columns are in the join's order: the outer's first
  * unless the looked-up table was the join's left input.

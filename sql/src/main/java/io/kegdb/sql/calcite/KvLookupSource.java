@@ -12,6 +12,7 @@ import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.function.Function2;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 
@@ -22,6 +23,12 @@ import java.util.List;
  * call it through a public interface.
  */
 final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContext, Enumerable<Object[]>> {
+
+    /**
+     * Outer rows per multi-get: enough to pay one call for many keys, few enough that a LIMIT above the join
+     * reads little past what it needs.
+     */
+    static final int BATCH = 256;
 
     private final TableDef def;
     private final KeyPredicate predicate;
@@ -63,7 +70,12 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
         };
     }
 
-    /** One lookup per outer row, in the outer's order. */
+    /**
+     * Outer rows taken in batches of up to {@link #BATCH}: the keys of a batch are read with one multi-get
+     * ({@link ReadView#getAll}, which reads them in the order they lie on disk), a lone key with a get, and
+     * rows come out in the outer's order. A keys-only lookup asks {@code contains} per row: the keydir
+     * answers it without reading a record, so there is nothing to batch.
+     */
     private final class Lookups implements Enumerator<Object[]> {
         private final ExecutionContext ctx;
         private final ReadView view;
@@ -73,6 +85,13 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
         /** The stored value a found row must hold (the scan's value equality), or null for any. */
         private final byte[] wanted;
         private final int innerWidth = keysOnly ? 1 : 2;
+        /** The batch: outer rows and the inner row each found (null: none); {@code next} is the one to emit. */
+        private final Object[][] outerRows = new Object[BATCH][];
+        private final Object[][] found = new Object[BATCH][];
+        private final int[] positions = new int[BATCH];
+        private final List<byte[]> keys = new ArrayList<>(BATCH);
+        private int filled;
+        private int next;
         private Object[] current;
 
         Lookups(ExecutionContext ctx, Enumerator<Object[]> outer, List<KeyPredicate.Bounds> bounds, byte[] wanted) {
@@ -90,20 +109,57 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
 
         @Override
         public boolean moveNext() {
-            while (outer.moveNext()) {
-                ctx.checkRow();
-                Object[] o = outer.current();
-                Object[] found = lookup(o[outerKey]);
-                if (found != null || keepOuter) {
-                    current = joined(o, found);
-                    return true;
+            while (true) {
+                while (next < filled) {
+                    int i = next++;
+                    Object[] o = outerRows[i];
+                    Object[] f = found[i];
+                    outerRows[i] = null;
+                    found[i] = null;
+                    if (f != null || keepOuter) {
+                        current = joined(o, f);
+                        return true;
+                    }
+                }
+                if (!fill()) {
+                    return false;
                 }
             }
-            return false;
         }
 
-        /** The table's row whose key equals {@code value} and meets its key and value conditions, or null. */
-        private Object[] lookup(Object value) {
+        /** Takes the next batch of outer rows and looks their keys up; false when the outer has no more rows. */
+        private boolean fill() {
+            filled = 0;
+            next = 0;
+            keys.clear();
+            while (filled < BATCH && outer.moveNext()) {
+                ctx.checkRow();
+                Object[] o = outer.current();
+                outerRows[filled] = o;
+                byte[] key = keyOf(o[outerKey]);
+                if (key != null) {
+                    if (keysOnly && wanted == null) {
+                        found[filled] = view.contains(key) ? new Object[] {def.decodeKey(key)} : null;
+                    } else {
+                        positions[keys.size()] = filled;
+                        keys.add(key);
+                    }
+                }
+                filled++;
+            }
+            if (keys.size() == 1) {
+                found[positions[0]] = row(keys.get(0), view.get(keys.get(0)));
+            } else if (!keys.isEmpty()) {
+                List<byte[]> values = view.getAll(keys);
+                for (int j = 0; j < keys.size(); j++) {
+                    found[positions[j]] = row(keys.get(j), values.get(j));
+                }
+            }
+            return filled > 0;
+        }
+
+        /** The key the outer's join value names in the table, or null when no row can match it. */
+        private byte[] keyOf(Object value) {
             if (value == null) {
                 return null;
             }
@@ -117,17 +173,16 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
             } catch (SqlError e) {
                 throw new StatementFailure(e);
             }
-            if (bounds != null && !selected(key)) {
+            return bounds != null && !selected(key) ? null : key;
+        }
+
+        /** The table's row for {@code key} read as {@code value}, or null if absent or its value is not wanted. */
+        private Object[] row(byte[] key, byte[] value) {
+            if (value == null || (wanted != null && !Arrays.equals(value, wanted))) {
                 return null;
             }
-            if (keysOnly && wanted == null) {
-                return view.contains(key) ? new Object[] {def.decodeKey(key)} : null;
-            }
-            byte[] v = view.get(key);
-            if (v == null || (wanted != null && !Arrays.equals(v, wanted))) {
-                return null;
-            }
-            return keysOnly ? new Object[] {def.decodeKey(key)} : new Object[] {def.decodeKey(key), def.decodeValue(v)};
+            return keysOnly ? new Object[] {def.decodeKey(key)}
+                    : new Object[] {def.decodeKey(key), def.decodeValue(value)};
         }
 
         private boolean selected(byte[] key) {
@@ -159,6 +214,10 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
 
         @Override
         public void close() {
+            filled = 0;
+            next = 0;
+            Arrays.fill(outerRows, null);
+            Arrays.fill(found, null);
             outer.close();
         }
     }

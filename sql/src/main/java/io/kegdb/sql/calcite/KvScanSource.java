@@ -19,7 +19,9 @@ import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.ScannableTable;
 import org.apache.calcite.schema.impl.AbstractTable;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collections;
 import java.util.List;
 
 /**
@@ -27,6 +29,9 @@ import java.util.List;
  * the store. A ScannableTable only so the generated code can call it through a public interface.
  */
 final class KvScanSource extends AbstractTable implements ScannableTable {
+
+    /** Points read per multi-get: an IN list of up to this many keys costs one store call. */
+    static final int POINT_BATCH = 256;
 
     private final TableDef def;
     private final KeyPredicate predicate;
@@ -84,8 +89,8 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
     }
 
     private static List<KeyPredicate.Bounds> reversed(List<KeyPredicate.Bounds> bounds) {
-        List<KeyPredicate.Bounds> copy = new java.util.ArrayList<>(bounds);
-        java.util.Collections.reverse(copy);
+        List<KeyPredicate.Bounds> copy = new ArrayList<>(bounds);
+        Collections.reverse(copy);
         return copy;
     }
 
@@ -102,7 +107,9 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
     }
 
     /**
-     * Walks the ranges in order: a point is one get, an interval one ordered scan. Keys-only scans and the
+     * Walks the ranges in order: an interval is one ordered scan, a run of points one multi-get (a lone point
+     * one get), read as the run starts, at most {@link #POINT_BATCH} keys and, without a value condition, no
+     * more than the LIMIT still wants. Keys-only scans and the
      * rows an OFFSET skips read keys alone (the store's key scan, {@code contains} for points); after the
      * skipped keys the value scan starts right past the last one. With a value equality every row's value
      * is read and compared as stored bytes, and only the rows kept are decoded, skipped or counted.
@@ -123,6 +130,9 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         /** The open interval's scan: of pairs, or of keys when keys only. */
         private KvIterator pairs;
         private KeyIterator keys;
+        /** Values read ahead for the points {@code bounds[fetchedFrom, fetchedFrom + fetched.size())}. */
+        private List<byte[]> fetched = List.of();
+        private int fetchedFrom;
         private Object current;
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, byte[] wanted, long skip,
@@ -220,7 +230,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     return null;
                 }
                 if (b.point()) {
-                    Object entry = readsValues ? pair(b.from()) : view.contains(b.from()) ? b.from() : null;
+                    Object entry = readsValues ? pair(index - 1) : view.contains(b.from()) ? b.from() : null;
                     if (entry != null) {
                         return entry;
                     }
@@ -234,9 +244,35 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             }
         }
 
-        private KeyValue pair(byte[] key) {
-            byte[] value = view.get(key);
+        /** The pair of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
+        private KeyValue pair(int at) {
+            byte[] key = bounds.get(at).from();
+            int ahead = at - fetchedFrom;
+            if (ahead < 0 || ahead >= fetched.size()) {
+                fetch(at);
+                ahead = 0;
+            }
+            byte[] value = fetched.get(ahead);
             return value == null ? null : new KeyValue(key, value);
+        }
+
+        /** Reads the points from {@code bounds[at]} on, up to the next interval, the batch size or the LIMIT. */
+        private void fetch(int at) {
+            long wantedRows = wanted == null ? Math.max(1, limit - produced) : POINT_BATCH;
+            int end = at;
+            while (end < bounds.size() && bounds.get(end).point() && end - at < Math.min(POINT_BATCH, wantedRows)) {
+                end++;
+            }
+            fetchedFrom = at;
+            if (end - at == 1) {
+                fetched = Collections.singletonList(view.get(bounds.get(at).from()));
+                return;
+            }
+            List<byte[]> points = new ArrayList<>(end - at);
+            for (int i = at; i < end; i++) {
+                points.add(bounds.get(i).from());
+            }
+            fetched = view.getAll(points);
         }
 
         private void closeScans() {
@@ -259,6 +295,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         public void close() {
             closeScans();
             resumed = null;
+            fetched = List.of();
             index = bounds.size();
         }
     }

@@ -4,9 +4,11 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.WriteBatch;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
 import java.util.Iterator;
+import java.util.List;
 import java.util.Map;
 import java.util.NavigableMap;
 import java.util.NoSuchElementException;
@@ -76,6 +78,11 @@ public final class Overlay implements ReadView {
             }
 
             @Override
+            public List<byte[]> getAll(List<byte[]> keys) {
+                return Overlay.this.getAll(keys, other);
+            }
+
+            @Override
             public boolean contains(byte[] key) {
                 return Overlay.this.contains(key, other);
             }
@@ -98,6 +105,38 @@ public final class Overlay implements ReadView {
             return p.kind() == Kind.DELETE ? null : p.value();
         }
         return under.get(key);
+    }
+
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        return getAll(keys, base);
+    }
+
+    /** Keys written here are answered here; the others go to {@code under} in one multi-get, as with get. */
+    private List<byte[]> getAll(List<byte[]> keys, ReadView under) {
+        if (pending.isEmpty()) {
+            return under.getAll(keys);
+        }
+        byte[][] values = new byte[keys.size()][];
+        List<byte[]> unwritten = new ArrayList<>(values.length);
+        int[] positions = new int[values.length];
+        for (int i = 0; i < values.length; i++) {
+            byte[] key = keys.get(i);
+            Pending p = pending.get(key);
+            if (p != null) {
+                values[i] = p.kind() == Kind.DELETE ? null : p.value();
+            } else {
+                positions[unwritten.size()] = i;
+                unwritten.add(key);
+            }
+        }
+        if (!unwritten.isEmpty()) {
+            List<byte[]> read = under.getAll(unwritten);
+            for (int j = 0; j < read.size(); j++) {
+                values[positions[j]] = read.get(j);
+            }
+        }
+        return Arrays.asList(values);
     }
 
     @Override

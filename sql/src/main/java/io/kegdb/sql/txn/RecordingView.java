@@ -5,6 +5,7 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.RangeDigest;
 
 import java.util.Arrays;
+import java.util.List;
 
 /**
  * A view that records into a {@link ReadSet} what it reads from its base: each point read, and each scan
@@ -25,6 +26,16 @@ public final class RecordingView implements ReadView {
         byte[] value = base.get(key);
         reads.point(key, value);
         return value;
+    }
+
+    /** One multi-get of the base; each key is recorded as a point read, as {@link #get} records it. */
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        List<byte[]> values = base.getAll(keys);
+        for (int i = 0; i < values.size(); i++) {
+            reads.point(keys.get(i), values.get(i));
+        }
+        return values;
     }
 
     @Override

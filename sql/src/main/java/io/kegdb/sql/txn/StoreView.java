@@ -4,12 +4,19 @@ import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 
+import java.util.List;
+
 /** Reads straight from the store. */
 public record StoreView(KvStore store) implements ReadView {
 
     @Override
     public byte[] get(byte[] key) {
         return store.get(key);
+    }
+
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        return store.getAll(keys);
     }
 
     @Override

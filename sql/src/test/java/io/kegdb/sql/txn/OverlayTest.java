@@ -4,12 +4,15 @@ import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -107,5 +110,100 @@ class OverlayTest {
         overlay.absorb(statement);
         assertEquals(List.of("c=C0", "x=X1", "y=Y1"), scan(null, null, false));
         assertEquals(3, overlay.size());
+    }
+
+    /** A view over the store that counts the multi-gets it is asked and keeps the keys of the last one. */
+    private static final class CountingView implements ReadView {
+        private final ReadView store;
+        int getAlls;
+        int gets;
+        List<String> lastKeys;
+
+        CountingView(ReadView store) {
+            this.store = store;
+        }
+
+        @Override
+        public byte[] get(byte[] key) {
+            gets++;
+            return store.get(key);
+        }
+
+        @Override
+        public List<byte[]> getAll(List<byte[]> keys) {
+            getAlls++;
+            lastKeys = keys.stream().map(OverlayTest::s).toList();
+            return store.getAll(keys);
+        }
+
+        @Override
+        public KvIterator scan(byte[] from, byte[] to, boolean descending) {
+            return store.scan(from, to, descending);
+        }
+    }
+
+    private static List<String> strings(List<byte[]> values) {
+        return values.stream().map(OverlayTest::s).toList();
+    }
+
+    @Test
+    void getAllReadsItsOwnWritesAndAsksTheBaseOnceForTheRest() {
+        CountingView base = new CountingView(new StoreView(store));
+        Overlay txn = new Overlay(base);
+        txn.put(b("a"), b("A1"));
+        txn.delete(b("c"));
+        txn.insert(b("n"), b("N1"));
+        List<byte[]> values = txn.getAll(List.of(b("c"), b("zz"), b("a"), b("n"), b("c"), b("a")));
+        assertEquals(Arrays.asList(null, null, "A1", "N1", null, "A1"), strings(values));
+        assertEquals(1, base.getAlls);
+        assertEquals(0, base.gets);
+        assertEquals(List.of("zz"), base.lastKeys, "only keys the overlay does not hold reach the base");
+        txn.getAll(List.of(b("a"), b("n")));
+        assertEquals(1, base.getAlls, "every key answered by the overlay: no store read");
+        // A statement's overlay over the transaction's, seen over another view, answers alike.
+        Overlay statement = new Overlay(txn);
+        statement.put(b("zz"), b("Z2"));
+        assertEquals(Arrays.asList("A1", "Z2", null), strings(statement.getAll(List.of(b("a"), b("zz"), b("c")))));
+        CountingView other = new CountingView(new StoreView(store));
+        assertEquals(Arrays.asList("A1", null, null), strings(txn.over(other).getAll(List.of(b("a"), b("c"), b("zz")))));
+        assertEquals(1, other.getAlls);
+        assertEquals(List.of("zz"), other.lastKeys);
+    }
+
+    /**
+     * SERIALIZABLE reads record each key a multi-get read as a point read, exactly as single gets do: the
+     * commit fails when one of them changed, and keys answered by the transaction's own writes are not recorded.
+     */
+    @Test
+    void recordedMultiGetValidatesEachKeyAsPointReadsDo() {
+        for (boolean viaGetAll : new boolean[] {true, false}) {
+            ReadSet reads = new ReadSet();
+            Overlay txn = new Overlay(new RecordingView(new StoreView(store), reads));
+            txn.put(b("own"), b("O1"));
+            List<byte[]> keys = List.of(b("a"), b("missing"), b("own"));
+            List<byte[]> values = viaGetAll ? txn.getAll(keys)
+                    : keys.stream().map(txn::get).toList();
+            assertEquals(Arrays.asList("A0", null, "O1"), strings(values));
+            assertTrue(reads.readKey(b("a")));
+            assertTrue(reads.readKey(b("missing")), "a key read as absent is a read too");
+            assertFalse(reads.readKey(b("own")), "answered by the transaction's own write");
+
+            WriteBatch unchanged = txn.toBatch();
+            reads.addTo(unchanged);
+            store.write(unchanged, Durability.NO_SYNC); // nothing read has changed: commits
+
+            ReadSet again = new ReadSet();
+            Overlay second = new Overlay(new RecordingView(new StoreView(store), again));
+            List<byte[]> seen = viaGetAll ? second.getAll(keys) : keys.stream().map(second::get).toList();
+            assertEquals(Arrays.asList("A0", null, "O1"), strings(seen));
+            second.put(b("other"), b("X"));
+            store.put(b("missing"), b("appeared"), Durability.NO_SYNC); // another session's write
+            WriteBatch conflicting = second.toBatch();
+            again.addTo(conflicting);
+            assertThrows(WriteConflictException.class, () -> store.write(conflicting, Durability.NO_SYNC));
+            assertNull(store.get(b("other")), "a conflict writes nothing");
+            store.delete(b("missing"), Durability.NO_SYNC);
+            store.delete(b("own"), Durability.NO_SYNC);
+        }
     }
 }
