@@ -1,7 +1,10 @@
 package io.kegdb.sql;
 
 import io.kegdb.sql.plan.Plan;
+import io.kegdb.sql.direct.StatementText;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.stats.SlowStatementLog;
+import io.kegdb.sql.stats.StatementEntry;
 
 import java.util.List;
 
@@ -15,6 +18,8 @@ final class ReplanningStatement implements SqlStatement {
     private final String sql;
     private Plan plan;
     private boolean closed;
+    /** The statement's statistics, looked up at its first run (normalizing the text costs a lexing pass). */
+    private StatementEntry statistics;
 
     ReplanningStatement(KegSession session, String sql, Plan plan) {
         this.session = session;
@@ -52,14 +57,44 @@ final class ReplanningStatement implements SqlStatement {
         if (closed) {
             throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
+        long started = System.nanoTime();
+        SqlResult result;
         try {
             long version = plan.catalogVersion();
             if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
                 plan = session.replan(sql, deadline);
             }
-            return session.run(plan, params == null ? List.of() : params, maxRows, deadline);
+            result = session.run(plan, params == null ? List.of() : params, maxRows, deadline);
+        } catch (SqlError e) {
+            finished(started, 0, session.statementConflicts());
+            throw e;
         } catch (RuntimeException e) {
+            finished(started, 0, session.statementConflicts());
             throw SqlErrors.translate(e);
+        }
+        if (result.isQuery()) {
+            return new MeteredResult(result, this, started, session.statementConflicts());
+        }
+        finished(started, result.updateCount(), session.statementConflicts());
+        return result;
+    }
+
+    /**
+     * Accounts one run that started at {@code started} (a query's once its rows were read or it was closed):
+     * the database's meters, the statement's statistics and, when slow, the slow-statement log.
+     */
+    void finished(long started, long rows, int conflicts) {
+        long elapsed = System.nanoTime() - started;
+        KegDatabase database = session.database();
+        StatementEntry entry = statistics;
+        if (entry == null) {
+            entry = database.statementStatistics().entry(StatementText.normalize(sql));
+        }
+        statistics = database.statementStatistics().record(entry, elapsed, rows, conflicts);
+        database.sqlMeters().statement(statistics.kind(), elapsed, rows);
+        long slow = session.slowStatementNanos();
+        if (slow > 0 && elapsed >= slow) {
+            SlowStatementLog.log(database.sqlMeters(), statistics.text(), elapsed, rows, plan.explain());
         }
     }
 
