@@ -61,14 +61,15 @@ final class KegDatabase implements SqlDatabase {
     private final AtomicLong plansCompiled = new AtomicLong();
     private volatile CatalogSchema schema;
     private volatile boolean closed;
-    private final SqlMeters meters = new SqlMeters();
     private final StatementStatistics statements;
+    private final SqlMeters meters;
 
     private KegDatabase(KvStore store, Catalog catalog, List<SystemTableSource> extraSystemTables,
                         StatementStatistics statements) {
         this.store = store;
         this.catalog = catalog;
         this.statements = statements;
+        this.meters = new SqlMeters(statements);
         List<SystemTableSource> all = new ArrayList<>(extraSystemTables);
         all.add(new StatementsTable(statements));
         this.extraSystemTables = List.copyOf(all);

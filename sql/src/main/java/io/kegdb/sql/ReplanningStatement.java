@@ -1,10 +1,10 @@
 package io.kegdb.sql;
 
 import io.kegdb.sql.plan.Plan;
-import io.kegdb.sql.direct.StatementText;
 import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.stats.SlowStatementLog;
 import io.kegdb.sql.stats.StatementEntry;
+import io.kegdb.sql.stats.StatementRecorder;
 
 import java.util.List;
 
@@ -18,13 +18,14 @@ final class ReplanningStatement implements SqlStatement {
     private final String sql;
     private Plan plan;
     private boolean closed;
-    /** The statement's statistics, looked up at its first run (normalizing the text costs a lexing pass). */
-    private StatementEntry statistics;
+    /** Records the statement's runs in its text's statistics (SYS.STATEMENTS and the statement meters). */
+    private final StatementRecorder recorder;
 
     ReplanningStatement(KegSession session, String sql, Plan plan) {
         this.session = session;
         this.sql = sql;
         this.plan = plan;
+        this.recorder = session.database().statementStatistics().recorder(sql);
     }
 
     @Override
@@ -85,21 +86,18 @@ final class ReplanningStatement implements SqlStatement {
      */
     void finished(long started, long rows, int conflicts) {
         long elapsed = System.nanoTime() - started;
-        KegDatabase database = session.database();
-        StatementEntry entry = statistics;
-        if (entry == null) {
-            entry = database.statementStatistics().entry(StatementText.normalize(sql));
-        }
-        statistics = database.statementStatistics().record(entry, elapsed, rows, conflicts);
-        database.sqlMeters().statement(statistics.kind(), elapsed, rows);
+        StatementEntry entry = recorder.record(elapsed, rows, conflicts);
         long slow = session.slowStatementNanos();
         if (slow > 0 && elapsed >= slow) {
-            SlowStatementLog.log(database.sqlMeters(), statistics.text(), elapsed, rows, plan.explain());
+            SlowStatementLog.log(session.database().sqlMeters(), entry.text(), elapsed, rows, plan.explain());
         }
     }
 
     @Override
     public void close() {
-        closed = true;
+        if (!closed) {
+            closed = true;
+            recorder.close();
+        }
     }
 }

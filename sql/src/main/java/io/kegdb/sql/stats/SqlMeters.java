@@ -10,29 +10,16 @@ import java.util.concurrent.atomic.LongAdder;
 /** The SQL layer's counters of one database, and its meters ({@code kegdb.sql.*}). */
 public final class SqlMeters {
 
-    private final LongAdder[] statements = new LongAdder[StatementKind.values().length];
-    private final LongAdder statementNanos = new LongAdder();
     private final LongAdder planCacheHits = new LongAdder();
     private final LongAdder planCacheMisses = new LongAdder();
     private final LongAdder conflicts = new LongAdder();
     private final LongAdder retries = new LongAdder();
-    private final LongAdder rowsReturned = new LongAdder();
-    private final LongAdder rowsChanged = new LongAdder();
     private final LongAdder slowStatements = new LongAdder();
+    /** Where the statement counts come from: each run is counted once, there. */
+    private final StatementStatistics statements;
 
-    public SqlMeters() {
-        for (int i = 0; i < statements.length; i++) {
-            statements[i] = new LongAdder();
-        }
-    }
-
-    /** One statement run (or failed) after {@code elapsedNanos}, returning or changing {@code rows}. */
-    public void statement(StatementKind kind, long elapsedNanos, long rows) {
-        statements[kind.ordinal()].increment();
-        statementNanos.add(elapsedNanos);
-        if (rows > 0) {
-            (kind == StatementKind.SELECT ? rowsReturned : rowsChanged).add(rows);
-        }
+    public SqlMeters(StatementStatistics statements) {
+        this.statements = statements;
     }
 
     public void planCacheHit() {
@@ -60,12 +47,11 @@ public final class SqlMeters {
     public List<Meter> meters() {
         List<Meter> out = new ArrayList<>();
         for (StatementKind k : StatementKind.values()) {
-            LongAdder n = statements[k.ordinal()];
             out.add(Meter.counter("kegdb.sql.statements", MeterUnit.NONE,
-                    "Statements run, by kind (failed ones included).", n::sum).tagged("kind", k.tag()));
+                    "Statements run, by kind (failed ones included).", () -> statements.calls(k)).tagged("kind", k.tag()));
         }
         out.add(Meter.counter("kegdb.sql.statement.seconds", MeterUnit.SECONDS,
-                "Time statements took, reading their rows included.", () -> statementNanos.sum() * 1e-9));
+                "Time statements took, reading their rows included.", () -> statements.nanos() * 1e-9));
         out.add(Meter.counter("kegdb.sql.plan.cache.hits", MeterUnit.NONE,
                 "Statements whose Calcite plan came from the plan cache.", planCacheHits::sum));
         out.add(Meter.counter("kegdb.sql.plan.cache.misses", MeterUnit.NONE,
@@ -75,9 +61,15 @@ public final class SqlMeters {
         out.add(Meter.counter("kegdb.sql.retries", MeterUnit.NONE,
                 "Autocommitted statements run again after a conflict.", retries::sum));
         out.add(Meter.counter("kegdb.sql.rows.returned", MeterUnit.NONE, "Rows queries returned.",
-                rowsReturned::sum));
+                () -> statements.rows(StatementKind.SELECT)));
         out.add(Meter.counter("kegdb.sql.rows.changed", MeterUnit.NONE,
-                "Rows INSERT, UPDATE, DELETE and MERGE changed.", rowsChanged::sum));
+                "Rows INSERT, UPDATE, DELETE and MERGE changed.", () -> {
+                    long n = 0;
+                    for (StatementKind k : StatementKind.values()) {
+                        n += k == StatementKind.SELECT ? 0 : statements.rows(k);
+                    }
+                    return n;
+                }));
         out.add(Meter.counter("kegdb.sql.slow.statements", MeterUnit.NONE,
                 "Statements logged as slow (slowStatementMs).", slowStatements::sum));
         return List.copyOf(out);

@@ -1,12 +1,15 @@
 package io.kegdb.sql.stats;
 
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The statistics of one normalized statement text: calls, time (total and longest), rows, conflicts. Updated
- * by every session running the text without a lock; a prepared statement keeps its entry and looks it up
- * again only once it was evicted ({@link #evicted()}).
+ * The statistics of one normalized statement text: calls, time (total and longest), rows, conflicts. Runs
+ * are recorded either into its adders (statements run once or a few times) or into the
+ * {@link StatementTally} of a statement run often; the totals sum both. Entries are dropped by
+ * {@link StatementStatistics} ({@link #evicted()}); a statement that meets a dropped entry looks its text up
+ * again.
  */
 public final class StatementEntry {
 
@@ -17,6 +20,7 @@ public final class StatementEntry {
     private final AtomicLong maxNanos = new AtomicLong();
     private final LongAdder rows = new LongAdder();
     private final LongAdder conflicts = new LongAdder();
+    private final ConcurrentLinkedQueue<StatementTally> tallies = new ConcurrentLinkedQueue<>();
     private volatile boolean evicted;
 
     StatementEntry(String text) {
@@ -32,14 +36,11 @@ public final class StatementEntry {
         return kind;
     }
 
-    /** Records one run: how long it took, the rows it returned or changed, the conflicts it met. */
-    void record(long elapsedNanos, long rowCount, int conflictCount) {
+    /** Records one run in the shared adders: how long it took, the rows it returned or changed, its conflicts. */
+    void record(long elapsedNanos, long rowCount, long conflictCount) {
         calls.increment();
         nanos.add(elapsedNanos);
-        long max = maxNanos.get();
-        while (elapsedNanos > max && !maxNanos.compareAndSet(max, elapsedNanos)) {
-            max = maxNanos.get();
-        }
+        raiseMax(elapsedNanos);
         if (rowCount > 0) {
             rows.add(rowCount);
         }
@@ -48,24 +49,69 @@ public final class StatementEntry {
         }
     }
 
+    private void raiseMax(long value) {
+        long max = maxNanos.get();
+        while (value > max && !maxNanos.compareAndSet(max, value)) {
+            max = maxNanos.get();
+        }
+    }
+
+    /** A new tally of a statement of this text, counted in the totals until {@link #detach}ed. */
+    StatementTally attach() {
+        StatementTally t = new StatementTally();
+        tallies.add(t);
+        return t;
+    }
+
+    /** Moves what {@code t} counted into the adders and stops reading it. */
+    void detach(StatementTally t) {
+        if (tallies.remove(t)) {
+            calls.add(t.calls());
+            nanos.add(t.nanos());
+            raiseMax(t.maxNanos());
+            rows.add(t.rows());
+            conflicts.add(t.conflicts());
+        }
+    }
+
     public long calls() {
-        return calls.sum();
+        long n = calls.sum();
+        for (StatementTally t : tallies) {
+            n += t.calls();
+        }
+        return n;
     }
 
     public long totalNanos() {
-        return nanos.sum();
+        long n = nanos.sum();
+        for (StatementTally t : tallies) {
+            n += t.nanos();
+        }
+        return n;
     }
 
     public long maxNanos() {
-        return maxNanos.get();
+        long m = maxNanos.get();
+        for (StatementTally t : tallies) {
+            m = Math.max(m, t.maxNanos());
+        }
+        return m;
     }
 
     public long rows() {
-        return rows.sum();
+        long n = rows.sum();
+        for (StatementTally t : tallies) {
+            n += t.rows();
+        }
+        return n;
     }
 
     public long conflicts() {
-        return conflicts.sum();
+        long n = conflicts.sum();
+        for (StatementTally t : tallies) {
+            n += t.conflicts();
+        }
+        return n;
     }
 
     /** True once the table dropped this entry: runs recorded here no longer show. */

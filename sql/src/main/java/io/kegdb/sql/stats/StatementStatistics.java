@@ -1,16 +1,19 @@
 package io.kegdb.sql.stats;
 
+import io.kegdb.sql.direct.StatementText;
+
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * Statistics per normalized statement text, for {@code SYS.STATEMENTS}: at most {@link #capacity()} texts in
  * memory (a few more for a moment while sessions add texts at the same time). When a new text would exceed
  * that, the least used tenth (fewest calls) is dropped first, so that
  * a stream of distinct texts costs a sort now and then rather than one per statement. {@link #reset} forgets
- * everything.
+ * every text. What dropped texts had counted stays in the per-kind totals behind the statement meters.
  */
 public final class StatementStatistics {
 
@@ -19,6 +22,18 @@ public final class StatementStatistics {
 
     private final int capacity;
     private final ConcurrentHashMap<String, StatementEntry> entries = new ConcurrentHashMap<>();
+    /** What dropped entries had counted, per kind, so that the statement meters never go back. */
+    private final LongAdder[] retiredCalls = adders();
+    private final LongAdder[] retiredRows = adders();
+    private final LongAdder retiredNanos = new LongAdder();
+
+    private static LongAdder[] adders() {
+        LongAdder[] a = new LongAdder[StatementKind.values().length];
+        for (int i = 0; i < a.length; i++) {
+            a[i] = new LongAdder();
+        }
+        return a;
+    }
 
     public StatementStatistics(int capacity) {
         if (capacity < 1) {
@@ -44,14 +59,52 @@ public final class StatementStatistics {
         return entries.computeIfAbsent(text, StatementEntry::new);
     }
 
-    /**
-     * Records a run of {@code entry} (as returned by {@link #entry}); returns the entry it was recorded in,
-     * which is a fresh one for the same text if {@code entry} had been evicted.
-     */
-    public StatementEntry record(StatementEntry entry, long elapsedNanos, long rows, int conflicts) {
-        StatementEntry e = entry.evicted() ? entry(entry.text()) : entry;
-        e.record(elapsedNanos, rows, conflicts);
-        return e;
+    /** The recorder of a statement of text {@code sql} (normalized at its first run). */
+    public StatementRecorder recorder(String sql) {
+        return new StatementRecorder(this, sql);
+    }
+
+    /** The entry of {@code sql}, or of the text of {@code dropped}, an entry evicted since. */
+    StatementEntry entryOf(String sql, StatementEntry dropped) {
+        return entry(dropped != null ? dropped.text() : StatementText.normalize(sql));
+    }
+
+    /** Statements of {@code kind} run since the database opened (those of dropped texts included). */
+    public long calls(StatementKind kind) {
+        long n = retiredCalls[kind.ordinal()].sum();
+        for (StatementEntry e : entries.values()) {
+            if (e.kind() == kind) {
+                n += e.calls();
+            }
+        }
+        return n;
+    }
+
+    /** Rows returned (SELECT) or changed (other kinds) by statements of {@code kind} since the database opened. */
+    public long rows(StatementKind kind) {
+        long n = retiredRows[kind.ordinal()].sum();
+        for (StatementEntry e : entries.values()) {
+            if (e.kind() == kind) {
+                n += e.rows();
+            }
+        }
+        return n;
+    }
+
+    /** Time all statements took since the database opened, in nanoseconds. */
+    public long nanos() {
+        long n = retiredNanos.sum();
+        for (StatementEntry e : entries.values()) {
+            n += e.totalNanos();
+        }
+        return n;
+    }
+
+    private void retire(StatementEntry e) {
+        e.evict();
+        retiredCalls[e.kind().ordinal()].add(e.calls());
+        retiredRows[e.kind().ordinal()].add(e.rows());
+        retiredNanos.add(e.totalNanos());
     }
 
     private synchronized void evictLeastUsed() {
@@ -65,7 +118,7 @@ public final class StatementStatistics {
         for (int i = 0; i < drop; i++) {
             StatementEntry victim = all.get(i);
             if (entries.remove(victim.text(), victim)) {
-                victim.evict();
+                retire(victim);
             }
         }
     }
@@ -74,7 +127,7 @@ public final class StatementStatistics {
     public void reset() {
         for (StatementEntry e : entries.values()) {
             if (entries.remove(e.text(), e)) {
-                e.evict();
+                retire(e);
             }
         }
     }

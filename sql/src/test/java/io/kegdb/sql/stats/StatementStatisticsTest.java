@@ -3,6 +3,7 @@ package io.kegdb.sql.stats;
 import org.junit.jupiter.api.Test;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -11,35 +12,68 @@ class StatementStatisticsTest {
     @Test
     void staysWithinItsBoundUnderAHundredThousandDistinctTextsAndKeepsTheMostUsed() {
         StatementStatistics stats = new StatementStatistics(1000);
-        StatementEntry hot = stats.entry("SELECT V FROM KV WHERE K = ?");
+        StatementRecorder hot = stats.recorder("SELECT V FROM KV WHERE K = ?");
+        StatementEntry hotEntry = null;
         for (int i = 0; i < 50; i++) {
-            hot = stats.record(hot, 1000, 1, 0);
+            hotEntry = hot.record(1000, 1, 0);
         }
         for (int i = 0; i < 100_000; i++) {
-            StatementEntry e = stats.entry("SELECT V FROM T" + i);
-            stats.record(e, 10, 0, 0);
+            StatementRecorder r = stats.recorder("SELECT V FROM T" + i + " WHERE K = '" + i + "'");
+            r.record(10, 0, 0);
+            r.close();
             assertTrue(stats.size() <= 1000, "size " + stats.size() + " after " + i);
         }
-        assertSame(hot, stats.entry("SELECT V FROM KV WHERE K = ?"), "the most used text is kept");
-        assertEquals(50, hot.calls());
+        assertSame(hotEntry, stats.entry("SELECT V FROM KV WHERE K = ?"), "the most used text is kept");
+        assertEquals(50, hotEntry.calls());
+        assertEquals(50, hotEntry.rows());
         // The newest text is never the one dropped to make room for itself.
-        StatementEntry newest = stats.entry("SELECT 'new'");
-        stats.record(newest, 1, 0, 0);
-        assertEquals(1, stats.entry("SELECT 'new'").calls());
+        StatementRecorder newest = stats.recorder("SELECT 'new'");
+        StatementEntry e = newest.record(1, 0, 0);
+        assertEquals(1, stats.entry("SELECT ?").calls());
+        assertSame(e, stats.entry("SELECT ?"));
+        // Every run stays in the per-kind totals, whichever texts were dropped.
+        assertEquals(50 + 100_000 + 1, stats.calls(StatementKind.SELECT));
+        assertEquals(50, stats.rows(StatementKind.SELECT));
     }
 
     @Test
-    void aStatementKeepingAnEvictedEntryRecordsIntoAFreshOne() {
+    void aStatementRunOftenCountsInItsOwnTallyWhichTheEntryAddsUp() {
         StatementStatistics stats = new StatementStatistics(10);
-        StatementEntry e = stats.entry("DELETE FROM KV");
+        StatementRecorder r = stats.recorder("UPDATE T SET V = 'x' WHERE K = 1");
+        StatementEntry e = null;
+        for (int i = 1; i <= 100; i++) {
+            e = r.record(i * 1000L, 1, i == 50 ? 2 : 0);
+        }
+        assertEquals("UPDATE T SET V = ? WHERE K = ?", e.text());
+        assertEquals(100, e.calls());
+        assertEquals(100, e.rows());
+        assertEquals(2, e.conflicts());
+        assertEquals(100_000, e.maxNanos());
+        assertEquals(5050 * 1000L, e.totalNanos());
+        r.close();
+        assertEquals(100, e.calls(), "folded into the entry at close");
+        assertEquals(5050 * 1000L, e.totalNanos());
+        assertEquals(100_000, e.maxNanos());
+    }
+
+    @Test
+    void aStatementWhoseEntryWasResetRecordsIntoAFreshOne() {
+        StatementStatistics stats = new StatementStatistics(10);
+        StatementRecorder r = stats.recorder("DELETE FROM KV");
+        StatementEntry first = null;
+        for (int i = 0; i < 10; i++) {
+            first = r.record(5_000, 3, 0);
+        }
         stats.reset();
         assertEquals(0, stats.size());
-        StatementEntry now = stats.record(e, 5_000, 3, 1);
+        StatementEntry now = r.record(5_000, 3, 1);
+        assertNotSame(first, now);
         assertEquals(1, stats.size());
         assertEquals(1, now.calls());
         assertEquals(3, now.rows());
         assertEquals(1, now.conflicts());
         assertEquals(StatementKind.DELETE, now.kind());
+        assertEquals(11, stats.calls(StatementKind.DELETE), "the meters keep what the reset forgot");
     }
 
     @Test
