@@ -41,6 +41,11 @@ enum ConnectionOption {
     RAFT_PEERS("raft.peers", false, "host:port,host:port,..."),
     /** Embedded Raft member: election timeout in milliseconds (default 600). */
     RAFT_ELECTION_TIMEOUT("raft.electionTimeoutMs", false, "milliseconds"),
+    /**
+     * Statements of the connection taking at least this many milliseconds are logged at WARN (SLF4J logger
+     * {@code io.kegdb.sql.stats.SlowStatementLog}) with their normalized text; {@code 0} (default) logs none.
+     */
+    SLOW_STATEMENT_MS("slowStatementMs", false, "milliseconds, 0 = off"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
@@ -123,6 +128,19 @@ enum ConnectionOption {
             case "nosync", "no_sync" -> Durability.NO_SYNC;
             default -> throw badValue(value, null);
         };
+    }
+
+    /** A whole, non-negative number of milliseconds. */
+    long parseMillis(String value) throws SQLException {
+        try {
+            long ms = Long.parseLong(value.trim());
+            if (ms >= 0) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            throw badValue(value, e);
+        }
+        throw badValue(value, null);
     }
 
     boolean parseBoolean(String value) throws SQLException {

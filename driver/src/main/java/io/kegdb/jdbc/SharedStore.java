@@ -2,6 +2,11 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterMBean;
+
+import java.util.HashMap;
+import java.util.Map;
 import io.kegdb.sql.SqlDatabase;
 
 /**
@@ -14,6 +19,10 @@ final class SharedStore {
     private final SqlDatabase database;
     private final boolean readOnly;
     private final BitcaskOptions engineOptions;
+    /** The database's meters by {@link #meterId}. */
+    private final Map<String, Meter> meters = new HashMap<>();
+    /** The store's MBean, or null if JMX refused it. */
+    private final MeterMBean.Registration mbean;
     private int references;
 
     SharedStore(String key, KvStore store, SqlDatabase database, boolean readOnly,
@@ -23,6 +32,20 @@ final class SharedStore {
         this.database = database;
         this.readOnly = readOnly;
         this.engineOptions = engineOptions;
+        for (Meter m : database.meters()) {
+            meters.put(meterId(m), m);
+        }
+        this.mbean = StoreJmx.register(key, database);
+    }
+
+    /** A meter's name and tags: what tells it apart from the store's other meters. */
+    static String meterId(Meter m) {
+        return m.name() + m.tags();
+    }
+
+    /** The meter of this store with {@code id} ({@link #meterId}), or null. */
+    Meter meter(String id) {
+        return meters.get(id);
     }
 
     String key() {
@@ -57,12 +80,18 @@ final class SharedStore {
         return --references;
     }
 
-    /** Closes the catalog, then the store (which flushes). */
+    /** Takes the MBean off, closes the catalog, then the store (which flushes). */
     void close() {
         try {
-            database.close();
+            if (mbean != null) {
+                mbean.close();
+            }
         } finally {
-            store.close();
+            try {
+                database.close();
+            } finally {
+                store.close();
+            }
         }
     }
 }
