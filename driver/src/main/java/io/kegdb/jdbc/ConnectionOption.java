@@ -43,7 +43,7 @@ enum ConnectionOption {
     RAFT_ELECTION_TIMEOUT("raft.electionTimeoutMs", false, "milliseconds"),
     /**
      * Statements of the connection taking at least this many milliseconds are logged at WARN (SLF4J logger
-     * {@code io.kegdb.sql.stats.SlowStatementLog}) with their normalized text; {@code 0} (default) logs none.
+     * {@code io.kegdb.sql.SlowStatements}) with their normalized text; {@code 0} (default) logs none.
      */
     SLOW_STATEMENT_MS("slowStatementMs", false, "milliseconds, 0 = off"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */

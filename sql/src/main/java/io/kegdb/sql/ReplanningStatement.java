@@ -60,17 +60,19 @@ final class ReplanningStatement implements SqlStatement {
         }
         long started = System.nanoTime();
         SqlResult result;
+        boolean ran = false;
         try {
             long version = plan.catalogVersion();
             if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
                 plan = session.replan(sql, deadline);
             }
+            ran = true;
             result = session.run(plan, params == null ? List.of() : params, maxRows, deadline);
         } catch (SqlError e) {
-            finished(started, 0, session.statementConflicts());
+            finished(started, 0, ran ? session.statementConflicts() : 0);
             throw e;
         } catch (RuntimeException e) {
-            finished(started, 0, session.statementConflicts());
+            finished(started, 0, ran ? session.statementConflicts() : 0);
             throw SqlErrors.translate(e);
         }
         if (result.isQuery()) {

@@ -49,7 +49,7 @@ public interface SqlSession extends AutoCloseable {
 
     /**
      * Logs this session's statements that take at least {@code millis} milliseconds, through SLF4J at WARN
-     * (logger {@code io.kegdb.sql.stats.SlowStatementLog}) with their normalized text, never their values;
+     * (logger {@code io.kegdb.sql.SlowStatements}) with their normalized text, never their values;
      * 0 (the default) logs none.
      */
     void setSlowStatementThreshold(long millis);

@@ -7,13 +7,16 @@ import org.slf4j.LoggerFactory;
 import java.util.Locale;
 
 /**
- * Logs statements slower than a session's threshold at WARN, through SLF4J logger
- * {@code io.kegdb.sql.stats.SlowStatementLog}: time, rows, a one-line plan summary and the normalized text. The
- * plan summary is normalized too (a plan may show the literals it was bound to), and cut to 200 characters.
+ * Logs statements slower than a session's threshold at WARN, through the SLF4J logger {@value #LOGGER}: time,
+ * rows, a one-line plan summary and the normalized text. The plan summary is normalized too (a plan may show
+ * the literals it was bound to), and cut to 200 characters.
  */
 public final class SlowStatementLog {
 
-    private static final Logger LOG = LoggerFactory.getLogger(SlowStatementLog.class);
+    /** The logger's name: a stable name to configure, whichever class logs. */
+    public static final String LOGGER = "io.kegdb.sql.SlowStatements";
+
+    private static final Logger LOG = LoggerFactory.getLogger(LOGGER);
     private static final int MAX_PLAN = 200;
 
     private SlowStatementLog() {
