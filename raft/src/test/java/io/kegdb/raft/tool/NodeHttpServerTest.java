@@ -88,8 +88,15 @@ class NodeHttpServerTest {
         assertTrue(get("/health").body().startsWith("ok: "));
 
         node.put(b("k"), b("v"), Durability.SYNC);
-        Map<String, PrometheusTextParser.Family> m = metrics();
         Map<String, String> self = Map.of("group", TestCluster.GROUP, "node", cluster.addresses.get(0));
+        // The write returned once applied on the leader; this node may be a follower that applies it a moment later.
+        Map<String, PrometheusTextParser.Family> m = metrics();
+        long applying = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+        while (m.get("kegdb_raft_applied_index").sample("kegdb_raft_applied_index", self).value() < 2
+                && System.nanoTime() < applying) {
+            Thread.sleep(20);
+            m = metrics();
+        }
         assertEquals("gauge", m.get("kegdb_raft_term").type());
         assertTrue(m.get("kegdb_raft_term").sample("kegdb_raft_term", self).value() >= 1);
         double applied = m.get("kegdb_raft_applied_index").sample("kegdb_raft_applied_index", self).value();
