@@ -49,6 +49,11 @@ enum ConnectionOption {
     SSL_CERT("sslcert", false, "PEM file"),
     /** Raft, with {@code ssl=true}: the private key of {@code sslcert} (PKCS#8 PEM). */
     SSL_KEY("sslkey", false, "PEM file"),
+    /**
+     * Statements of the connection taking at least this many milliseconds are logged at WARN (SLF4J logger
+     * {@code io.kegdb.sql.SlowStatements}) with their normalized text; {@code 0} (default) logs none.
+     */
+    SLOW_STATEMENT_MS("slowStatementMs", false, "milliseconds, 0 = off"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
@@ -131,6 +136,19 @@ enum ConnectionOption {
             case "nosync", "no_sync" -> Durability.NO_SYNC;
             default -> throw badValue(value, null);
         };
+    }
+
+    /** A whole, non-negative number of milliseconds. */
+    long parseMillis(String value) throws SQLException {
+        try {
+            long ms = Long.parseLong(value.trim());
+            if (ms >= 0) {
+                return ms;
+            }
+        } catch (NumberFormatException e) {
+            throw badValue(value, e);
+        }
+        throw badValue(value, null);
     }
 
     boolean parseBoolean(String value) throws SQLException {

@@ -28,10 +28,11 @@ import java.util.Properties;
  * @param engineOptions   engine options to open the store with
  * @param explicitEngine  the engine options the caller set explicitly, as given
  * @param raft            the Raft client or member settings, or null for a local store
+ * @param slowStatementMs statements taking at least this many milliseconds are logged; 0: none
  */
 record ConnectionSettings(String url, Path directory, String memoryName, Durability durability, boolean readOnly,
                           String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine,
-                          RaftSettings raft) {
+                          RaftSettings raft, long slowStatementMs) {
 
     static final String PREFIX = "jdbc:kegdb:";
     static final String MEMORY_PREFIX = "mem:";
@@ -79,6 +80,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
 
         Durability durability = Durability.SYNC;
         boolean readOnly = false;
+        long slowStatementMs = 0;
         BitcaskOptions.Builder engine = BitcaskOptions.builder();
         Map<ConnectionOption, String> explicitEngine = new EnumMap<>(ConnectionOption.class);
         for (Map.Entry<ConnectionOption, String> e : options.entrySet()) {
@@ -91,6 +93,8 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 durability = option.parseDurability(value);
             } else if (option == ConnectionOption.READ_ONLY) {
                 readOnly = option.parseBoolean(value);
+            } else if (option == ConnectionOption.SLOW_STATEMENT_MS) {
+                slowStatementMs = option.parseMillis(value);
             }
         }
         engine.readOnly(readOnly);
@@ -98,7 +102,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         RaftSettings raft = RaftSettings.from(location, options);
         if (raft != null && raft.isClient()) {
             return new ConnectionSettings(url, null, null, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), raft);
+                    Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs);
         }
 
         if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
@@ -111,7 +115,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "an in-memory store cannot be a Raft member");
             }
             return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), null);
+                    Collections.unmodifiableMap(explicitEngine), null, slowStatementMs);
         }
         if (location.isEmpty()) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
@@ -125,7 +129,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                     "invalid database directory '" + location + "': " + e.getMessage(), e);
         }
         return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
-                Collections.unmodifiableMap(explicitEngine), raft);
+                Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs);
     }
 
     private static String decode(String s) throws SQLException {

@@ -61,6 +61,7 @@ final class KegConnection implements Connection {
         this.forcedReadOnly = settings.readOnly() || shared.readOnly();
         this.session = shared.database().newSession();
         session.setDurability(settings.durability());
+        session.setSlowStatementThreshold(settings.slowStatementMs());
         if (forcedReadOnly) {
             session.setReadOnly(true);
         }

@@ -2,7 +2,12 @@ package io.kegdb.jdbc;
 
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterMBean;
 import io.kegdb.sql.SqlDatabase;
+
+import java.util.HashMap;
+import java.util.Map;
 
 /**
  * One open store and its SQL catalog, shared by every connection of this JVM to the same directory (or
@@ -15,6 +20,10 @@ final class SharedStore {
     private final boolean readOnly;
     private final BitcaskOptions engineOptions;
     private final RaftSettings raft;
+    /** The database's meters by {@link #meterId}. */
+    private final Map<String, Meter> meters = new HashMap<>();
+    /** The store's MBean, or null if JMX refused it. */
+    private final MeterMBean.Registration mbean;
     private int references;
 
     SharedStore(String key, KvStore store, SqlDatabase database, boolean readOnly,
@@ -25,11 +34,25 @@ final class SharedStore {
         this.readOnly = readOnly;
         this.engineOptions = engineOptions;
         this.raft = raft;
+        for (Meter m : database.meters()) {
+            meters.put(meterId(m), m);
+        }
+        this.mbean = StoreJmx.register(key, database);
     }
 
     /** The Raft settings the store was opened with, or null for a local store. */
     RaftSettings raft() {
         return raft;
+    }
+
+    /** A meter's name and tags: what tells it apart from the store's other meters. */
+    static String meterId(Meter m) {
+        return m.name() + m.tags();
+    }
+
+    /** The meter of this store with {@code id} ({@link #meterId}), or null. */
+    Meter meter(String id) {
+        return meters.get(id);
     }
 
     String key() {
@@ -64,12 +87,18 @@ final class SharedStore {
         return --references;
     }
 
-    /** Closes the catalog, then the store (which flushes). */
+    /** Takes the MBean off, closes the catalog, then the store (which flushes). */
     void close() {
         try {
-            database.close();
+            if (mbean != null) {
+                mbean.close();
+            }
         } finally {
-            store.close();
+            try {
+                database.close();
+            } finally {
+                store.close();
+            }
         }
     }
 }

@@ -64,6 +64,11 @@ final class StoreRegistry {
         return shared;
     }
 
+    /** The store open under {@code key} now, or null. */
+    synchronized SharedStore current(String key) {
+        return open.get(key);
+    }
+
     /** Drops one reference; the last closes the store. */
     synchronized void release(SharedStore shared) {
         if (shared.release() > 0) {

@@ -1,5 +1,8 @@
 package io.kegdb.engine;
 
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterUnit;
+
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.System.Logger.Level;
@@ -54,6 +57,7 @@ public final class Bitcask implements KvStore {
     private final ScheduledExecutorService scheduler;
     private final WritePath writes;
     private final SnapshotRegistry snapshots = new SnapshotRegistry(this);
+    private final StoreCounters counters = new StoreCounters();
 
     private volatile long merges;
     private volatile boolean closed;
@@ -70,12 +74,12 @@ public final class Bitcask implements KvStore {
             this.background = null;
             this.scheduler = null;
             this.writes = new WritePath(dir, files, options, table, keyDir, recovered, null, this::scheduleHint,
-                    this::beforeWrite);
+                    this::beforeWrite, counters);
             return;
         }
         this.background = Executors.newSingleThreadExecutor(daemon("kegdb-background-" + dir.getFileName()));
         this.writes = new WritePath(dir, files, options, table, keyDir, recovered, background, this::scheduleHint,
-                    this::beforeWrite);
+                    this::beforeWrite, counters);
         Segment active = writes.activeSegment();
         for (Segment s : table.all()) {
             if (s != active && !Files.exists(HintFile.pathFor(s))) {
@@ -147,6 +151,7 @@ public final class Bitcask implements KvStore {
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
         checkOpen();
+        counters.lookups.increment();
         for (int attempt = 0; attempt < 8; attempt++) {
             long loc = keyDir.get(key);
             if (loc == KeyDir.NONE) {
@@ -205,6 +210,7 @@ public final class Bitcask implements KvStore {
     public boolean contains(byte[] key) {
         Objects.requireNonNull(key, "key");
         checkOpen();
+        counters.lookups.increment();
         return keyDir.get(key) != KeyDir.NONE;
     }
 
@@ -265,6 +271,7 @@ public final class Bitcask implements KvStore {
 
     /** The value at {@code loc}, or (for a scan) the key's current value if merge moved it meanwhile. */
     private byte[] readAt(byte[] key, long loc) {
+        counters.scanned.increment();
         byte[] value = readUnlessMergedAway(key, loc);
         return value != null ? value : get(key);
     }
@@ -353,7 +360,12 @@ public final class Bitcask implements KvStore {
      */
     private void beforeWrite(byte[] key, WriteBatch batch, long version) {
         if (batch != null) {
-            batch.checkExpectations(this, version);
+            try {
+                batch.checkExpectations(this, version);
+            } catch (WriteConflictException e) {
+                counters.conflicts.increment();
+                throw e;
+            }
         }
         if (snapshots.anyOpen()) {
             if (batch == null) {
@@ -427,7 +439,9 @@ public final class Bitcask implements KvStore {
         maintenanceLock.lock();
         try {
             checkOpen();
+            long started = System.nanoTime();
             if (newMerge(listener).run(true)) {
+                counters.mergeNanos.add(System.nanoTime() - started);
                 merges++;
             }
         } finally {
@@ -440,8 +454,13 @@ public final class Bitcask implements KvStore {
             return;
         }
         try {
-            if (!closed && newMerge(MaintenanceListener.NONE).run(false)) {
-                merges++;
+            if (!closed) {
+                long started = System.nanoTime();
+                boolean merged = newMerge(MaintenanceListener.NONE).run(false);
+                if (merged) {
+                    counters.mergeNanos.add(System.nanoTime() - started);
+                    merges++;
+                }
             }
             table.enforceBound();
         } catch (IOException | RuntimeException e) {
@@ -575,6 +594,53 @@ public final class Bitcask implements KvStore {
         }
         return new BitcaskStats(keyDir.size(), segs.size(), live, dead, merges, keyDir.memoryBytes(),
                 List.copyOf(segs));
+    }
+
+    /**
+     * The store's meters: its contents (keys, live and dead bytes, segments, keydir memory), its maintenance
+     * (merges and their time) and its traffic (lookups, scanned records, writes, bytes written, conflicts,
+     * fsyncs with their latency, writers per group commit). Contents are read from the store's state at
+     * export; traffic is counted on the paths by striped adders. Reads after close give NaN.
+     */
+    @Override
+    public List<Meter> meters() {
+        return List.of(
+                Meter.gauge("kegdb.engine.keys", MeterUnit.NONE, "Live keys in the store.", keyDir::size),
+                Meter.gauge("kegdb.engine.live.bytes", MeterUnit.BYTES,
+                        "Bytes of the records the keydir points at.", () -> segmentBytes(true)),
+                Meter.gauge("kegdb.engine.dead.bytes", MeterUnit.BYTES,
+                        "Bytes of overwritten and deleted records, reclaimable by merge.", () -> segmentBytes(false)),
+                Meter.gauge("kegdb.engine.segments", MeterUnit.NONE, "Data segment files.",
+                        () -> table.all().size()),
+                Meter.gauge("kegdb.engine.keydir.bytes", MeterUnit.BYTES,
+                        "Memory the keydir holds, heap and off-heap (estimated).", keyDir::memoryBytes),
+                Meter.counter("kegdb.engine.merges", MeterUnit.NONE, "Merges completed.", () -> merges),
+                Meter.counter("kegdb.engine.merge.seconds", MeterUnit.SECONDS, "Time spent in completed merges.",
+                        () -> counters.mergeNanos.sum() * 1e-9),
+                Meter.counter("kegdb.engine.lookups", MeterUnit.NONE, "Key lookups (gets and contains).",
+                        counters.lookups::sum),
+                Meter.counter("kegdb.engine.scanned.records", MeterUnit.NONE, "Records read by scans.",
+                        counters.scanned::sum),
+                Meter.counter("kegdb.engine.writes", MeterUnit.NONE,
+                        "Writes that appended: puts, deletes of present keys and atomic batches.",
+                        counters.writes::sum),
+                Meter.counter("kegdb.engine.written.bytes", MeterUnit.BYTES, "Bytes appended to data segments.",
+                        writes::appended),
+                Meter.counter("kegdb.engine.conflicts", MeterUnit.NONE,
+                        "Batches refused because a precondition failed (a write conflict).", counters.conflicts::sum),
+                Meter.histogram("kegdb.engine.fsync.seconds", MeterUnit.SECONDS,
+                        "Time of each fsync of the active segment.", counters.fsyncs),
+                Meter.histogram("kegdb.engine.group.commit.writes", MeterUnit.NONE,
+                        "SYNC writers that waited for one fsync, the syncing one included (group commit).", counters.groupCommit));
+    }
+
+    private long segmentBytes(boolean live) {
+        checkOpen();
+        long sum = 0;
+        for (Segment s : table.all()) {
+            sum += live ? s.liveBytes() : s.deadBytes();
+        }
+        return sum;
     }
 
     /** Makes every write durable, writes the active segment's final length and releases the directory. */

@@ -1,5 +1,7 @@
 package io.kegdb.engine;
 
+import io.kegdb.engine.meter.Histogram;
+
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,6 +32,12 @@ final class GroupCommit {
     private final PriorityQueue<Waiter> waiters = new PriorityQueue<>((a, b) -> Long.compare(a.position, b.position));
     private volatile long durable;
     private boolean syncing;
+    /** Writers made durable by each sync. */
+    private final Histogram batchSizes;
+
+    GroupCommit(Histogram batchSizes) {
+        this.batchSizes = batchSizes;
+    }
 
     /** Returns once every byte before {@code position} is durable. */
     void await(long position, Syncer syncer) throws IOException {
@@ -47,7 +55,7 @@ final class GroupCommit {
                         me = null;
                     }
                     lock.unlock();
-                    runSync(syncer);
+                    runSync(syncer, 1);
                     lock.lock();
                 } else {
                     if (me == null) {
@@ -99,7 +107,7 @@ final class GroupCommit {
         try {
             runner.execute(() -> {
                 try {
-                    runSync(syncer);
+                    runSync(syncer, 0);
                 } catch (IOException e) {
                     // the store recorded the failure; the waiter that syncs next reports it
                 }
@@ -117,9 +125,10 @@ final class GroupCommit {
 
     /**
      * Runs one sync (the caller set {@code syncing} and holds no lock), then records what it covered, wakes
-     * the covered waiters and hands the next sync to the oldest one still waiting.
+     * the covered waiters and hands the next sync to the oldest one still waiting. {@code self}: 1 when the
+     * syncing thread is itself a writer waiting for the sync, 0 for the sync thread of {@link #syncAhead}.
      */
-    private void runSync(Syncer syncer) throws IOException {
+    private void runSync(Syncer syncer, int self) throws IOException {
         long covered = 0;
         try {
             covered = syncer.sync();
@@ -131,7 +140,13 @@ final class GroupCommit {
                 if (covered > durable) {
                     durable = covered;
                 }
+                int before = waiters.size();
                 woken = takeCovered();
+                if (covered > 0) {
+                    // The writers it covered: those taken off the queue, and the syncing one; a sync ahead of
+                    // a large batch covers at least the writer that started it, which may not have queued.
+                    batchSizes.record(Math.max(1, before - waiters.size() + self));
+                }
             } finally {
                 lock.unlock();
             }

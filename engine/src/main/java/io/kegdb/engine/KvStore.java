@@ -1,5 +1,8 @@
 package io.kegdb.engine;
 
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterUnit;
+
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -139,6 +142,18 @@ public interface KvStore extends AutoCloseable {
 
     /** Counters describing the store; each kind of store returns its own subtype with more. */
     StoreStats stats();
+
+    /**
+     * The store's meters (names {@code kegdb.engine.*}, see docs/OPERATIONS.md), read when exported. By default
+     * the keys and live bytes of {@link #stats()}; a {@link Bitcask} adds its segments, merges, fsyncs, reads
+     * and writes. A value that cannot be read at the moment reads as NaN.
+     */
+    default List<Meter> meters() {
+        return List.of(
+                Meter.gauge("kegdb.engine.keys", MeterUnit.NONE, "Live keys in the store.", () -> stats().keys()),
+                Meter.gauge("kegdb.engine.live.bytes", MeterUnit.BYTES,
+                        "Bytes the live keys and values take in the store.", () -> stats().liveBytes()));
+    }
 
     /** Flushes and releases the store. Further calls fail with {@link IllegalStateException}. */
     @Override

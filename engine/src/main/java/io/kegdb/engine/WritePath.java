@@ -41,7 +41,8 @@ final class WritePath {
     private final SegmentTable table;
     private final KeyDir keyDir;
     private final ReentrantLock writeLock = new ReentrantLock();
-    private final GroupCommit groupCommit = new GroupCommit();
+    private final GroupCommit groupCommit;
+    private final StoreCounters counters;
     private final StagedWrite staging = new StagedWrite();
     /** Where the active segment's next window of disk space is allocated ({@link SegmentWriter#allocateAheadOn}). */
     private final ExecutorService background;
@@ -72,9 +73,11 @@ final class WritePath {
      * room, else to a new one. In a read-only store ({@code background} null) it refuses every write.
      */
     WritePath(Path dir, FileLayer files, BitcaskOptions options, SegmentTable table, KeyDir keyDir,
-              Recovery.Result recovered, ExecutorService background, Consumer<Segment> onSealed, WriteGate gate)
-            throws IOException {
+              Recovery.Result recovered, ExecutorService background, Consumer<Segment> onSealed, WriteGate gate,
+              StoreCounters counters) throws IOException {
         this.dir = dir;
+        this.counters = counters;
+        this.groupCommit = new GroupCommit(counters.groupCommit);
         this.files = files;
         this.gate = gate;
         this.options = options;
@@ -197,6 +200,7 @@ final class WritePath {
             writeLock.unlock();
         }
         if (end >= 0) {
+            counters.writes.increment();
             awaitDurable(end, durability);
         }
         return end;
@@ -438,7 +442,9 @@ final class WritePath {
             throw new IOException(dir + ": an earlier fsync or write failed; reopen the store", failed);
         }
         try {
+            long started = System.nanoTime();
             active.force();
+            counters.fsyncs.record(System.nanoTime() - started);
         } catch (IOException e) {
             syncFailure = e;
             throw e;

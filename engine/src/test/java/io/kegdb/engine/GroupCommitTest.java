@@ -18,7 +18,7 @@ class GroupCommitTest {
 
     @Test
     void concurrentWaitersShareSyncsAndEachIsCovered() throws Exception {
-        GroupCommit gc = new GroupCommit();
+        GroupCommit gc = new GroupCommit(io.kegdb.engine.meter.Histogram.sizes());
         AtomicLong appended = new AtomicLong();
         AtomicInteger syncs = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(16);
@@ -53,7 +53,7 @@ class GroupCommitTest {
 
     @Test
     void aLoneWriterPaysOneSync() throws Exception {
-        GroupCommit gc = new GroupCommit();
+        GroupCommit gc = new GroupCommit(io.kegdb.engine.meter.Histogram.sizes());
         AtomicInteger syncs = new AtomicInteger();
         gc.await(5, () -> {
             syncs.incrementAndGet();
@@ -66,7 +66,7 @@ class GroupCommitTest {
     @Test
     @Timeout(30)
     void aSyncRunAheadOnAnotherThreadCoversTheWaiterWithoutASyncOfItsOwn() throws Exception {
-        GroupCommit gc = new GroupCommit();
+        GroupCommit gc = new GroupCommit(io.kegdb.engine.meter.Histogram.sizes());
         CountDownLatch release = new CountDownLatch(1);
         AtomicInteger syncs = new AtomicInteger();
         ExecutorService runner = Executors.newSingleThreadExecutor();
@@ -100,7 +100,7 @@ class GroupCommitTest {
     @Test
     @Timeout(30)
     void whenTheSyncRunAheadFailsTheWaiterSyncsItselfAndSeesTheStoresAnswer() throws Exception {
-        GroupCommit gc = new GroupCommit();
+        GroupCommit gc = new GroupCommit(io.kegdb.engine.meter.Histogram.sizes());
         ExecutorService runner = Executors.newSingleThreadExecutor();
         try {
             CountDownLatch ran = new CountDownLatch(1);
@@ -122,7 +122,7 @@ class GroupCommitTest {
     @Test
     @Timeout(30)
     void aRefusedRunnerLeavesTheWaiterToSyncItself() throws Exception {
-        GroupCommit gc = new GroupCommit();
+        GroupCommit gc = new GroupCommit(io.kegdb.engine.meter.Histogram.sizes());
         ExecutorService runner = Executors.newSingleThreadExecutor();
         runner.shutdown();
         gc.syncAhead(() -> fail("the runner is shut down"), runner);

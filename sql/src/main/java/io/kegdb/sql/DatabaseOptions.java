@@ -1,5 +1,7 @@
 package io.kegdb.sql;
 
+import io.kegdb.sql.stats.StatementStatistics;
+
 import java.util.List;
 import java.util.Objects;
 
@@ -11,13 +13,22 @@ import java.util.Objects;
  *                      prepared, and the catalog re-read when it moved. False for a store this database alone
  *                      writes (a local directory, in memory), where that read is skipped
  * @param systemTables  tables added to schema SYS beside the built-in ones
+ * @param statementCapacity statement texts SYS.STATEMENTS keeps at most (the least used are dropped)
  */
-public record DatabaseOptions(boolean sharedCatalog, List<SystemTableSource> systemTables) {
+public record DatabaseOptions(boolean sharedCatalog, List<SystemTableSource> systemTables, int statementCapacity) {
 
     /** A store only this database writes, no extra system tables. */
     public static final DatabaseOptions DEFAULT = new DatabaseOptions(false, List.of());
 
     public DatabaseOptions {
         systemTables = List.copyOf(Objects.requireNonNull(systemTables, "systemTables"));
+        if (statementCapacity < 1) {
+            throw new IllegalArgumentException("statementCapacity must be positive: " + statementCapacity);
+        }
+    }
+
+    /** Options with the default statement capacity ({@value StatementStatistics#DEFAULT_CAPACITY} texts). */
+    public DatabaseOptions(boolean sharedCatalog, List<SystemTableSource> systemTables) {
+        this(sharedCatalog, systemTables, StatementStatistics.DEFAULT_CAPACITY);
     }
 }

@@ -1,6 +1,8 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.sql.calcite.CalcitePlanner;
 import io.kegdb.sql.calcite.CatalogSchema;
 import io.kegdb.sql.calcite.SystemTable;
@@ -18,6 +20,9 @@ import io.kegdb.sql.direct.MergeRewrite;
 import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.stats.SqlMeters;
+import io.kegdb.sql.stats.StatementStatistics;
+import io.kegdb.sql.stats.StatementsTable;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,17 +61,25 @@ final class KegDatabase implements SqlDatabase {
     private final AtomicLong plansCompiled = new AtomicLong();
     private volatile CatalogSchema schema;
     private volatile boolean closed;
+    private final StatementStatistics statements;
+    private final SqlMeters meters;
 
-    private KegDatabase(KvStore store, Catalog catalog, List<SystemTableSource> extraSystemTables) {
+    private KegDatabase(KvStore store, Catalog catalog, List<SystemTableSource> extraSystemTables,
+                        StatementStatistics statements) {
         this.store = store;
         this.catalog = catalog;
-        this.extraSystemTables = extraSystemTables;
+        this.statements = statements;
+        this.meters = new SqlMeters(statements);
+        List<SystemTableSource> all = new ArrayList<>(extraSystemTables);
+        all.add(new StatementsTable(statements));
+        this.extraSystemTables = List.copyOf(all);
     }
 
     static KegDatabase open(KvStore store, DatabaseOptions options) throws SqlError {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(options, "options");
         Set<String> names = new HashSet<>(Catalog.BUILT_IN_SYSTEM_TABLES);
+        names.add(StatementsTable.NAME);
         for (SystemTableSource t : options.systemTables()) {
             if (!names.add(t.name())) {
                 throw new IllegalArgumentException("system table SYS." + t.name() + " is defined twice");
@@ -76,7 +89,8 @@ final class KegDatabase implements SqlDatabase {
             }
         }
         try {
-            return new KegDatabase(store, Catalog.open(store, options.sharedCatalog()), options.systemTables());
+            return new KegDatabase(store, Catalog.open(store, options.sharedCatalog()), options.systemTables(),
+                    new StatementStatistics(options.statementCapacity()));
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
@@ -165,8 +179,10 @@ final class KegDatabase implements SqlDatabase {
         PlanCache.Entry entry = plans.get(key, version);
         Plan shared;
         if (entry != null) {
+            meters.planCacheHit();
             shared = entry.plan();
         } else {
+            meters.planCacheMiss();
             try {
                 shared = compile(literals.text(), defaultSchema, deadline);
                 plans.put(key, shared);
@@ -187,8 +203,10 @@ final class KegDatabase implements SqlDatabase {
         String key = PlanCache.key(defaultSchema, sql);
         PlanCache.Entry entry = plans.get(key, version);
         if (entry != null && entry.plan() != null) {
+            meters.planCacheHit();
             return entry.plan();
         }
+        meters.planCacheMiss();
         Plan plan = compile(sql, defaultSchema, deadline);
         plans.put(key, plan);
         return plan;
@@ -281,6 +299,28 @@ final class KegDatabase implements SqlDatabase {
     @Override
     public KvStore store() {
         return store;
+    }
+
+    SqlMeters sqlMeters() {
+        return meters;
+    }
+
+    StatementStatistics statementStatistics() {
+        return statements;
+    }
+
+    @Override
+    public List<Meter> meters() {
+        List<Meter> all = new ArrayList<>(store.meters());
+        all.addAll(meters.meters());
+        all.add(Meter.gauge("kegdb.sql.statement.texts", MeterUnit.NONE,
+                "Statement texts SYS.STATEMENTS holds now.", statements::size));
+        return List.copyOf(all);
+    }
+
+    @Override
+    public void resetStatementStatistics() {
+        statements.reset();
     }
 
     @Override

@@ -67,6 +67,10 @@ final class KegSession implements SqlSession, PlanSession {
     private boolean statementReadsCount;
     /** Set when an autocommitted statement's batch found what it read changed: it runs again. */
     private boolean statementConflicted;
+    /** Conflicts the statement run last met (its retried attempts and a final 40001). */
+    private int statementConflicts;
+    /** Statements slower than this are logged ({@link io.kegdb.sql.stats.SlowStatementLog}); 0: none. */
+    private long slowStatementNanos;
 
     KegSession(KegDatabase database) {
         this.database = database;
@@ -105,11 +109,8 @@ final class KegSession implements SqlSession, PlanSession {
     public SqlResult execute(String sql) throws SqlError {
         checkOpen();
         Objects.requireNonNull(sql, "sql");
-        try {
-            Deadline none = Deadline.none();
-            return run(database.plan(sql, schema, none), List.of(), 0, none);
-        } catch (RuntimeException e) {
-            throw SqlErrors.translate(e);
+        try (SqlStatement statement = prepare(sql, Deadline.none())) {
+            return statement.execute(List.of(), 0);
         }
     }
 
@@ -118,6 +119,7 @@ final class KegSession implements SqlSession, PlanSession {
      * up to {@link #STATEMENT_ATTEMPTS} times, backing off a little after the first few.
      */
     SqlResult run(Plan plan, List<?> params, long maxRows, Deadline deadline) throws SqlError {
+        statementConflicts = 0;
         for (int attempt = 1; ; attempt++) {
             statementReads = null;
             statementReadsCount = false;
@@ -125,9 +127,14 @@ final class KegSession implements SqlSession, PlanSession {
             try {
                 return plan.execute(this, params, maxRows, deadline);
             } catch (SqlError e) {
+                if (statementConflicted) {
+                    statementConflicts++;
+                    database.sqlMeters().conflict();
+                }
                 if (!statementConflicted || attempt >= STATEMENT_ATTEMPTS) {
                     throw e;
                 }
+                database.sqlMeters().retry();
                 backOff(attempt);
             } finally {
                 statementReads = null;
@@ -419,6 +426,11 @@ final class KegSession implements SqlSession, PlanSession {
                 transactionReads.addTo(validation);
                 write(validation.absentSince(versionAtStart));
             }
+        } catch (SqlError e) {
+            if (SqlState.SERIALIZATION_FAILURE.equals(e.sqlState())) {
+                database.sqlMeters().conflict();
+            }
+            throw e;
         } finally {
             // A failed commit writes nothing and ends the transaction, as a rollback would.
             endTransaction();
@@ -440,6 +452,24 @@ final class KegSession implements SqlSession, PlanSession {
         committed = null;
         transactionStarted = false;
         versionAtStart = -1;
+    }
+
+    /** Conflicts the statement {@link #run} last met. */
+    int statementConflicts() {
+        return statementConflicts;
+    }
+
+    /** The slow-statement threshold in nanoseconds; 0 when off. */
+    long slowStatementNanos() {
+        return slowStatementNanos;
+    }
+
+    @Override
+    public void setSlowStatementThreshold(long millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("slow statement threshold must not be negative: " + millis);
+        }
+        slowStatementNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
     }
 
     @Override

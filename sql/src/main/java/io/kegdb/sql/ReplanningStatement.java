@@ -2,6 +2,9 @@ package io.kegdb.sql;
 
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.stats.SlowStatementLog;
+import io.kegdb.sql.stats.StatementEntry;
+import io.kegdb.sql.stats.StatementRecorder;
 
 import java.util.List;
 
@@ -15,11 +18,14 @@ final class ReplanningStatement implements SqlStatement {
     private final String sql;
     private Plan plan;
     private boolean closed;
+    /** Records the statement's runs in its text's statistics (SYS.STATEMENTS and the statement meters). */
+    private final StatementRecorder recorder;
 
     ReplanningStatement(KegSession session, String sql, Plan plan) {
         this.session = session;
         this.sql = sql;
         this.plan = plan;
+        this.recorder = session.database().statementStatistics().recorder(sql);
     }
 
     @Override
@@ -52,19 +58,48 @@ final class ReplanningStatement implements SqlStatement {
         if (closed) {
             throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
+        long started = System.nanoTime();
+        SqlResult result;
+        boolean ran = false;
         try {
             long version = plan.catalogVersion();
             if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
                 plan = session.replan(sql, deadline);
             }
-            return session.run(plan, params == null ? List.of() : params, maxRows, deadline);
+            ran = true;
+            result = session.run(plan, params == null ? List.of() : params, maxRows, deadline);
+        } catch (SqlError e) {
+            finished(started, 0, ran ? session.statementConflicts() : 0);
+            throw e;
         } catch (RuntimeException e) {
+            finished(started, 0, ran ? session.statementConflicts() : 0);
             throw SqlErrors.translate(e);
+        }
+        if (result.isQuery()) {
+            return new MeteredResult(result, this, started, session.statementConflicts());
+        }
+        finished(started, result.updateCount(), session.statementConflicts());
+        return result;
+    }
+
+    /**
+     * Accounts one run that started at {@code started} (a query's once its rows were read or it was closed):
+     * the database's meters, the statement's statistics and, when slow, the slow-statement log.
+     */
+    void finished(long started, long rows, int conflicts) {
+        long elapsed = System.nanoTime() - started;
+        StatementEntry entry = recorder.record(elapsed, rows, conflicts);
+        long slow = session.slowStatementNanos();
+        if (slow > 0 && elapsed >= slow) {
+            SlowStatementLog.log(session.database().sqlMeters(), entry.text(), elapsed, rows, plan.explain());
         }
     }
 
     @Override
     public void close() {
-        closed = true;
+        if (!closed) {
+            closed = true;
+            recorder.close();
+        }
     }
 }

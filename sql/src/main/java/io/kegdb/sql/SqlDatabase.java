@@ -1,6 +1,7 @@
 package io.kegdb.sql;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.meter.Meter;
 
 import java.util.List;
 
@@ -38,6 +39,15 @@ public interface SqlDatabase extends AutoCloseable {
 
     /** The store under this database. */
     KvStore store();
+
+    /**
+     * The meters of this database: the store's ({@link KvStore#meters()}) and the SQL layer's
+     * ({@code kegdb.sql.*}: statements by kind, plan cache, conflicts and retries, rows); see docs/OPERATIONS.md.
+     */
+    List<Meter> meters();
+
+    /** Forgets the statement statistics SYS.STATEMENTS shows. */
+    void resetStatementStatistics();
 
     @Override
     void close();

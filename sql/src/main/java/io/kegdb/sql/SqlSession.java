@@ -47,6 +47,13 @@ public interface SqlSession extends AutoCloseable {
     /** Discards the buffered writes. */
     void rollback();
 
+    /**
+     * Logs this session's statements that take at least {@code millis} milliseconds, through SLF4J at WARN
+     * (logger {@code io.kegdb.sql.SlowStatements}) with their normalized text, never their values;
+     * 0 (the default) logs none.
+     */
+    void setSlowStatementThreshold(long millis);
+
     /** A read-only session rejects writes with SQLState 25006. */
     void setReadOnly(boolean readOnly);
 

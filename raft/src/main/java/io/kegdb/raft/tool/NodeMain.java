@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -14,9 +15,12 @@ import java.util.concurrent.CountDownLatch;
  * Runs one Raft node in the foreground until the process is told to stop (SIGTERM, SIGINT), then leaves the
  * group cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
- * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY]}.
+ * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY]
+ * [--http HOST:PORT]}.
  * The node binds exactly {@code --self}; with the TLS options every connection to and from it is TLS (see
  * {@link io.kegdb.raft.security.TransportSecurity}), without them it is open to anyone who can reach it.
+ * With {@code --http} it also serves {@code GET /metrics} (Prometheus text) and {@code GET /health} on that
+ * address ({@link NodeHttpServer}).
  * To join a running group, list its current members (not this node) in {@code --peers}, then add this node
  * with {@link ClusterMain} {@code add-peer}.
  */
@@ -24,13 +28,14 @@ public final class NodeMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("dir", "group", "self", "peers",
-            "election-timeout-ms", "snapshot-interval-secs"));
+            "election-timeout-ms", "snapshot-interval-secs", "http"));
 
     private NodeMain() {
     }
 
     public static void main(String[] args) throws Exception {
         RaftNodeOptions options;
+        InetSocketAddress http;
         try {
             CommandLine cl = CommandLine.parse(args, OPTIONS);
             options = RaftNodeOptions.builder()
@@ -42,11 +47,13 @@ public final class NodeMain {
                     .snapshotIntervalSecs(cl.intOption("snapshot-interval-secs", 600))
                     .tls(cl.tls(true))
                     .build();
+            String httpOption = cl.optional("http", null);
+            http = httpOption == null ? null : address(httpOption);
         } catch (IllegalArgumentException e) {
             System.err.println("kegdb node: " + e.getMessage());
             System.err.println("usage: kegdb node --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3"
                     + " [--election-timeout-ms MS] [--snapshot-interval-secs S]"
-                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key]");
+                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key] [--http HOST:PORT]");
             System.exit(2);
             return;
         }
@@ -59,10 +66,28 @@ public final class NodeMain {
             System.exit(1);
             return;
         }
+        NodeHttpServer server = null;
+        if (http != null) {
+            try {
+                server = NodeHttpServer.serve(node, options, http);
+                LOG.info("raft node {} serves /metrics and /health on http://{}:{}", options.self(),
+                        http.getHostString(), server.address().getPort());
+            } catch (IOException | RuntimeException e) {
+                LOG.error("raft node {}: cannot serve HTTP on {}", options.self(), http, e);
+                System.err.println("kegdb node: cannot serve HTTP on " + http + ": " + e.getMessage());
+                node.close();
+                System.exit(1);
+                return;
+            }
+        }
+        NodeHttpServer endpoints = server;
         CountDownLatch stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             LOG.info("stopping raft node {}", options.self());
             try {
+                if (endpoints != null) {
+                    endpoints.close();
+                }
                 node.close();
             } finally {
                 stopped.countDown();
@@ -70,5 +95,27 @@ public final class NodeMain {
         }, "kegdb-node-shutdown"));
         LOG.info("raft node {} of group {} running; data in {}", options.self(), options.group(), options.dir());
         stopped.await();
+    }
+
+    /** {@code HOST:PORT} (an IPv6 host in brackets), not resolved beyond what binding needs. */
+    static InetSocketAddress address(String hostPort) {
+        int colon = hostPort.lastIndexOf(':');
+        if (colon <= 0 || colon == hostPort.length() - 1) {
+            throw new IllegalArgumentException("--http must be HOST:PORT, not " + hostPort);
+        }
+        String host = hostPort.substring(0, colon);
+        if (host.startsWith("[") && host.endsWith("]")) {
+            host = host.substring(1, host.length() - 1);
+        }
+        int port;
+        try {
+            port = Integer.parseInt(hostPort.substring(colon + 1));
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException("--http port must be a number, not " + hostPort);
+        }
+        if (port < 0 || port > 65535) {
+            throw new IllegalArgumentException("--http port out of range: " + hostPort);
+        }
+        return new InetSocketAddress(host, port);
     }
 }

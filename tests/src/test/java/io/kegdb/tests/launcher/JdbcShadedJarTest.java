@@ -23,6 +23,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -50,6 +51,9 @@ class JdbcShadedJarTest {
             List<String> names = jar.stream().map(e -> e.getName()).toList();
             assertTrue(names.contains("io/kegdb/jdbc/KegDriver.class"));
             assertTrue(names.contains("io/kegdb/engine/Bitcask.class"));
+            // Micrometer is the application's, never the jar's: the binder is there, Micrometer is not.
+            assertTrue(names.contains("io/kegdb/jdbc/KegMeterBinder.class"));
+            assertFalse(names.stream().anyMatch(n -> n.contains("micrometer")), "Micrometer is shaded into the jar");
             for (String unrelocated : List.of("com/google/common/", "com/fasterxml/jackson/", "org/apache/commons/lang3/")) {
                 assertFalse(names.stream().anyMatch(n -> n.startsWith(unrelocated)), unrelocated + " is not relocated");
             }
@@ -91,7 +95,12 @@ class JdbcShadedJarTest {
                     assertEquals(3, rs.getLong(2));
                     assertFalse(rs.next());
                 }
+                // The store's MBean was registered without Micrometer anywhere to be loaded.
+                javax.management.ObjectName mbean = new javax.management.ObjectName(
+                        "io.kegdb:type=Store,name=" + javax.management.ObjectName.quote("mem:shaded-jar"));
+                assertTrue(java.lang.management.ManagementFactory.getPlatformMBeanServer().isRegistered(mbean));
             }
+            assertThrows(ClassNotFoundException.class, () -> loader.loadClass("io.micrometer.core.instrument.MeterRegistry"));
         }
     }
 }

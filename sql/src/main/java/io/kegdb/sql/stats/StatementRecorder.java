@@ -1,0 +1,54 @@
+package io.kegdb.sql.stats;
+
+/**
+ * What one prepared statement records its runs through. Its first runs go straight into its text's shared
+ * entry (a statement run once, as most ad hoc SQL is, costs no more); from the {@value #SHARED_RUNS}th on it
+ * counts into a tally of its own ({@link StatementTally}: plain stores, no atomic instruction), which
+ * {@link #close} folds into the entry. The text is normalized at the first run. Used by one thread at a time.
+ */
+public final class StatementRecorder {
+
+    /** Runs recorded in the shared entry before the statement gets a tally. */
+    static final int SHARED_RUNS = 4;
+
+    private final StatementStatistics statistics;
+    private final String sql;
+    private StatementEntry entry;
+    private StatementTally tally;
+    private int runs;
+    private boolean closed;
+
+    StatementRecorder(StatementStatistics statistics, String sql) {
+        this.statistics = statistics;
+        this.sql = sql;
+    }
+
+    /** Records one run; returns the entry it went to (its normalized text and kind). */
+    public StatementEntry record(long elapsedNanos, long rows, int conflicts) {
+        StatementEntry e = entry;
+        if (e == null || e.evicted()) {
+            tally = null; // an evicted entry's tally is gone with it
+            e = statistics.entryOf(sql, e);
+            entry = e;
+        }
+        if (tally != null) {
+            tally.record(elapsedNanos, rows, conflicts);
+        } else if (closed || ++runs <= SHARED_RUNS) {
+            // (a query whose rows are read after its statement closed is recorded in the entry)
+            e.record(elapsedNanos, rows, conflicts);
+        } else {
+            tally = e.attach();
+            tally.record(elapsedNanos, rows, conflicts);
+        }
+        return e;
+    }
+
+    /** Folds the statement's tally into its entry; the statement records nothing more. */
+    public void close() {
+        closed = true;
+        if (tally != null) {
+            entry.detach(tally);
+            tally = null;
+        }
+    }
+}
