@@ -3,9 +3,7 @@ package io.kegdb.sql;
 import io.kegdb.engine.KvStore;
 import io.kegdb.sql.calcite.CalcitePlanner;
 import io.kegdb.sql.calcite.CatalogSchema;
-import io.kegdb.sql.calcite.SystemTable;
 import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.direct.BackupPlan;
 import io.kegdb.sql.direct.BoundLiteralsPlan;
 import io.kegdb.sql.direct.DdlPlan;
@@ -218,9 +216,10 @@ final class KegDatabase implements SqlDatabase {
         return plansCompiled.get();
     }
 
-    /** True if the schema exists (SYS, PUBLIC, or one holding tables). */
+    /** True if the schema exists (SYS, INFORMATION_SCHEMA, PUBLIC, or one holding tables). */
     boolean hasSchema(String name) {
-        return Catalog.SYSTEM_SCHEMA.equals(name) || catalog.snapshot().schemas().containsKey(name);
+        return Catalog.SYSTEM_SCHEMA.equals(name) || Catalog.INFORMATION_SCHEMA.equals(name)
+                || catalog.snapshot().schemas().containsKey(name);
     }
 
     void checkOpen() throws SqlError {
@@ -244,6 +243,7 @@ final class KegDatabase implements SqlDatabase {
         refreshQuietly();
         List<String> out = new ArrayList<>(catalog.snapshot().schemas().keySet());
         out.add(Catalog.SYSTEM_SCHEMA);
+        out.add(Catalog.INFORMATION_SCHEMA);
         out.sort(null);
         return out;
     }
@@ -251,22 +251,7 @@ final class KegDatabase implements SqlDatabase {
     @Override
     public List<TableInfo> tables() {
         refreshQuietly();
-        List<TableInfo> out = new ArrayList<>();
-        for (TableDef def : catalog.tables()) {
-            ColumnInfo k = KeyValuePlan.column(def, 0);
-            ColumnInfo v = KeyValuePlan.column(def, 1);
-            out.add(new TableInfo(def.schema(), def.name(), false, k, v, List.of(k, v)));
-        }
-        for (SystemTable t : schema().systemTables) {
-            List<ColumnInfo> cols = new ArrayList<>();
-            for (SystemTable.Column c : t.columns) {
-                cols.add(new ColumnInfo(c.name(), c.jdbcType(), c.type().getName(),
-                        c.type() == org.apache.calcite.sql.type.SqlTypeName.BIGINT ? 19 : 0, 0, c.nullable(),
-                        Catalog.SYSTEM_SCHEMA, t.name));
-            }
-            out.add(new TableInfo(Catalog.SYSTEM_SCHEMA, t.name, true, cols.get(0), cols.get(1), List.copyOf(cols)));
-        }
-        return out;
+        return schema().tables();
     }
 
     /** Metadata is best effort: when the store cannot be read, the catalog this process knows is listed. */
