@@ -12,6 +12,7 @@ import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.direct.LiteralParameters;
+import io.kegdb.sql.direct.MergePlan;
 import io.kegdb.sql.direct.MergeRewrite;
 import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
@@ -122,11 +123,12 @@ final class KegDatabase implements SqlDatabase {
         }
         Catalog.Snapshot snapshot = catalog.snapshot();
         String upsert = UpsertRewrite.rewrite(sql, snapshot, defaultSchema);
-        if (upsert == null) {
-            upsert = MergeRewrite.rewrite(sql, snapshot, defaultSchema);
-        }
         if (upsert != null) {
             return plan(upsert, defaultSchema, deadline);
+        }
+        String merge = MergeRewrite.rewrite(sql, snapshot, defaultSchema);
+        if (merge != null) {
+            return new MergePlan(plan(merge, defaultSchema, deadline));
         }
         List<Lexer.Token> allTokens = Lexer.allTokens(sql);
         List<Lexer.Token> tokens = Lexer.subset(allTokens);

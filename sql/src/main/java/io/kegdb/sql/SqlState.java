@@ -23,6 +23,8 @@ public final class SqlState {
     public static final String CONNECTION_FAILURE = "08006";
     /** Transaction resolution unknown: a write may or may not have been committed. */
     public static final String TRANSACTION_RESOLUTION_UNKNOWN = "08007";
+    /** Cardinality violation: one row where the statement allows one (a MERGE target row matched twice). */
+    public static final String CARDINALITY_VIOLATION = "21000";
     /** Data exception, no subclass. */
     public static final String DATA_EXCEPTION = "22000";
     /** String data, right truncation: a value (or a key or value of the store) is too long. */
