@@ -29,11 +29,6 @@ final class CatalogRows {
         return t.system() ? SYSTEM_TABLE : TABLE;
     }
 
-    /** Primary key (and unique index) name of a user table. */
-    static String keyName(TableInfo t) {
-        return "PK_" + t.name();
-    }
-
     private List<TableInfo> tables(String schemaPattern, String tablePattern, boolean exactTable) {
         NamePattern schema = NamePattern.of(schemaPattern);
         NamePattern table = exactTable ? NamePattern.nameOrAll(tablePattern) : NamePattern.of(tablePattern);
@@ -88,13 +83,9 @@ final class CatalogRows {
                 }
                 boolean key = !t.system() && c.name().equals(t.key().name());
                 boolean nullable = c.nullable() && !key;
-                Integer size = columnSize(c);
-                Integer digits = decimalDigits(c);
-                Integer radix = isNumeric(c.jdbcType()) ? Integer.valueOf(10) : null;
-                Integer octets = isTextOrBinary(c.jdbcType()) ? size : null;
-                rows.add(new Object[] {null, t.schema(), t.name(), c.name(), c.jdbcType(), c.typeName(), size, null,
-                        digits, radix, nullable ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
-                        key ? "primary key" : null, null, null, null, octets, ordinal, nullable ? "YES" : "NO",
+                rows.add(new Object[] {null, t.schema(), t.name(), c.name(), c.jdbcType(), c.typeName(),
+                        c.columnSize(), null, c.decimalDigits(), c.numericRadix(), nullable ? DatabaseMetaData.columnNullable : DatabaseMetaData.columnNoNulls,
+                        key ? "primary key" : null, null, null, null, c.maximumLength(), ordinal, nullable ? "YES" : "NO",
                         null, null, null, null, "NO", "NO"});
             }
         }
@@ -108,7 +99,7 @@ final class CatalogRows {
         tables.sort(Comparator.comparing((TableInfo t) -> t.key().name()));
         List<Object[]> rows = new ArrayList<>();
         for (TableInfo t : tables) {
-            rows.add(new Object[] {null, t.schema(), t.name(), t.key().name(), (short) 1, keyName(t)});
+            rows.add(new Object[] {null, t.schema(), t.name(), t.key().name(), (short) 1, t.primaryKeyName()});
         }
         return new RowsResult(shape.columns(), rows);
     }
@@ -123,7 +114,7 @@ final class CatalogRows {
         tables.sort(Comparator.comparing(TableInfo::schema).thenComparing(TableInfo::name));
         List<Object[]> rows = new ArrayList<>();
         for (TableInfo t : tables) {
-            rows.add(new Object[] {null, t.schema(), t.name(), false, null, keyName(t),
+            rows.add(new Object[] {null, t.schema(), t.name(), false, null, t.primaryKeyName(),
                     DatabaseMetaData.tableIndexOther, (short) 1, t.key().name(), "A", null, null, null});
         }
         return new RowsResult(shape.columns(), rows);
@@ -137,7 +128,7 @@ final class CatalogRows {
         for (TableInfo t : userTables(schema, table)) {
             ColumnInfo k = t.key();
             rows.add(new Object[] {(short) DatabaseMetaData.bestRowSession, k.name(), k.jdbcType(), k.typeName(),
-                    columnSize(k), null, decimalDigits(k) == null ? null : (short) (int) decimalDigits(k),
+                    k.columnSize(), null, k.decimalDigits() == null ? null : (short) (int) k.decimalDigits(),
                     (short) DatabaseMetaData.bestRowNotPseudo});
         }
         return new RowsResult(shape.columns(), rows);
@@ -223,40 +214,5 @@ final class CatalogRows {
             shape.text(c);
         }
         return new RowsResult(shape.columns(), List.of());
-    }
-
-    private static Integer columnSize(ColumnInfo c) {
-        return switch (c.jdbcType()) {
-            case Types.BIGINT -> 19;
-            case Types.INTEGER -> 10;
-            case Types.SMALLINT -> 5;
-            case Types.TINYINT -> 3;
-            case Types.DOUBLE, Types.FLOAT -> 15;
-            case Types.REAL -> 7;
-            case Types.BOOLEAN -> 1;
-            case Types.DATE -> 10;
-            // yyyy-mm-dd hh:mm:ss, then a point and the fractional digits if there are any
-            case Types.TIMESTAMP -> 19 + (c.precision() > 0 ? c.precision() + 1 : 0);
-            default -> c.precision() > 0 ? c.precision() : isTextOrBinary(c.jdbcType()) ? Integer.MAX_VALUE : null;
-        };
-    }
-
-    /** Digits after the point: a number's scale, a TIMESTAMP's fractional-second digits, 0 for a DATE. */
-    private static Integer decimalDigits(ColumnInfo c) {
-        return switch (c.jdbcType()) {
-            case Types.TIMESTAMP -> c.precision();
-            case Types.DATE -> 0;
-            default -> isNumeric(c.jdbcType()) ? Integer.valueOf(c.scale()) : null;
-        };
-    }
-
-    private static boolean isNumeric(int t) {
-        return t == Types.BIGINT || t == Types.INTEGER || t == Types.SMALLINT || t == Types.TINYINT
-                || t == Types.DECIMAL || t == Types.NUMERIC || t == Types.DOUBLE || t == Types.FLOAT || t == Types.REAL;
-    }
-
-    private static boolean isTextOrBinary(int t) {
-        return t == Types.VARCHAR || t == Types.CHAR || t == Types.LONGVARCHAR || t == Types.VARBINARY
-                || t == Types.BINARY || t == Types.LONGVARBINARY;
     }
 }

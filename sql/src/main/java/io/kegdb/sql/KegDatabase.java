@@ -5,9 +5,7 @@ import io.kegdb.engine.meter.Meter;
 import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.sql.calcite.CalcitePlanner;
 import io.kegdb.sql.calcite.CatalogSchema;
-import io.kegdb.sql.calcite.SystemTable;
 import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.direct.BackupPlan;
 import io.kegdb.sql.direct.BoundLiteralsPlan;
 import io.kegdb.sql.direct.DdlPlan;
@@ -16,6 +14,7 @@ import io.kegdb.sql.direct.ForUpdatePlan;
 import io.kegdb.sql.direct.KeyValuePlan;
 import io.kegdb.sql.direct.Lexer;
 import io.kegdb.sql.direct.LiteralParameters;
+import io.kegdb.sql.direct.MergePlan;
 import io.kegdb.sql.direct.MergeRewrite;
 import io.kegdb.sql.direct.UpsertRewrite;
 import io.kegdb.sql.plan.Plan;
@@ -138,11 +137,12 @@ final class KegDatabase implements SqlDatabase {
         }
         Catalog.Snapshot snapshot = catalog.snapshot();
         String upsert = UpsertRewrite.rewrite(sql, snapshot, defaultSchema);
-        if (upsert == null) {
-            upsert = MergeRewrite.rewrite(sql, snapshot, defaultSchema);
-        }
         if (upsert != null) {
             return plan(upsert, defaultSchema, deadline);
+        }
+        String merge = MergeRewrite.rewrite(sql, snapshot, defaultSchema);
+        if (merge != null) {
+            return new MergePlan(plan(merge, defaultSchema, deadline));
         }
         List<Lexer.Token> allTokens = Lexer.allTokens(sql);
         List<Lexer.Token> tokens = Lexer.subset(allTokens);
@@ -236,9 +236,10 @@ final class KegDatabase implements SqlDatabase {
         return plansCompiled.get();
     }
 
-    /** True if the schema exists (SYS, PUBLIC, or one holding tables). */
+    /** True if the schema exists (SYS, INFORMATION_SCHEMA, PUBLIC, or one holding tables). */
     boolean hasSchema(String name) {
-        return Catalog.SYSTEM_SCHEMA.equals(name) || catalog.snapshot().schemas().containsKey(name);
+        return Catalog.SYSTEM_SCHEMA.equals(name) || Catalog.INFORMATION_SCHEMA.equals(name)
+                || catalog.snapshot().schemas().containsKey(name);
     }
 
     void checkOpen() throws SqlError {
@@ -262,6 +263,7 @@ final class KegDatabase implements SqlDatabase {
         refreshQuietly();
         List<String> out = new ArrayList<>(catalog.snapshot().schemas().keySet());
         out.add(Catalog.SYSTEM_SCHEMA);
+        out.add(Catalog.INFORMATION_SCHEMA);
         out.sort(null);
         return out;
     }
@@ -269,22 +271,7 @@ final class KegDatabase implements SqlDatabase {
     @Override
     public List<TableInfo> tables() {
         refreshQuietly();
-        List<TableInfo> out = new ArrayList<>();
-        for (TableDef def : catalog.tables()) {
-            ColumnInfo k = KeyValuePlan.column(def, 0);
-            ColumnInfo v = KeyValuePlan.column(def, 1);
-            out.add(new TableInfo(def.schema(), def.name(), false, k, v, List.of(k, v)));
-        }
-        for (SystemTable t : schema().systemTables) {
-            List<ColumnInfo> cols = new ArrayList<>();
-            for (SystemTable.Column c : t.columns) {
-                cols.add(new ColumnInfo(c.name(), c.jdbcType(), c.type().getName(),
-                        c.type() == org.apache.calcite.sql.type.SqlTypeName.BIGINT ? 19 : 0, 0, c.nullable(),
-                        Catalog.SYSTEM_SCHEMA, t.name));
-            }
-            out.add(new TableInfo(Catalog.SYSTEM_SCHEMA, t.name, true, cols.get(0), cols.get(1), List.copyOf(cols)));
-        }
-        return out;
+        return schema().tables();
     }
 
     /** Metadata is best effort: when the store cannot be read, the catalog this process knows is listed. */

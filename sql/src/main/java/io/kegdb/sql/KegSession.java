@@ -65,6 +65,8 @@ final class KegSession implements SqlSession, PlanSession {
     private long statementVersion;
     /** A write statement or a SELECT ... FOR UPDATE in a transaction: its reads join the transaction's. */
     private boolean statementReadsCount;
+    /** The statement starting may write each key once (a MERGE): its overlay is marked so. */
+    private boolean statementWritesEachKeyOnce;
     /** Set when an autocommitted statement's batch found what it read changed: it runs again. */
     private boolean statementConflicted;
     /** Conflicts the statement run last met (its retried attempts and a final 40001). */
@@ -213,6 +215,11 @@ final class KegSession implements SqlSession, PlanSession {
     }
 
     @Override
+    public void writeEachKeyOnce(boolean once) {
+        statementWritesEachKeyOnce = once;
+    }
+
+    @Override
     public void checkWritable() throws SqlError {
         checkOpen();
         if (readOnly) {
@@ -229,7 +236,11 @@ final class KegSession implements SqlSession, PlanSession {
         } else {
             statementReadsCount = true;
         }
-        return new Overlay(view());
+        Overlay statement = new Overlay(view());
+        if (statementWritesEachKeyOnce) {
+            statement.writeEachKeyOnce();
+        }
+        return statement;
     }
 
     @Override

@@ -31,10 +31,10 @@ public interface SqlDatabase extends AutoCloseable {
     /** Name of the schema user tables live in by default ("PUBLIC"). */
     String defaultSchema();
 
-    /** Every schema, the system schema "SYS" included. */
+    /** Every schema, "SYS" and "INFORMATION_SCHEMA" included. */
     List<String> schemas();
 
-    /** Every table of every schema (user and system), for metadata browsing. */
+    /** Every table of every schema (user tables, SYS's and INFORMATION_SCHEMA's views), for metadata browsing. */
     List<TableInfo> tables();
 
     /** The store under this database. */

@@ -23,6 +23,8 @@ public final class SqlState {
     public static final String CONNECTION_FAILURE = "08006";
     /** Transaction resolution unknown: a write may or may not have been committed. */
     public static final String TRANSACTION_RESOLUTION_UNKNOWN = "08007";
+    /** Cardinality violation: one row where the statement allows one (a MERGE target row matched twice). */
+    public static final String CARDINALITY_VIOLATION = "21000";
     /** Invalid authorization specification: the caller's identity was not accepted. */
     public static final String INVALID_AUTHORIZATION = "28000";
     /** Data exception, no subclass. */

@@ -12,4 +12,9 @@ package io.kegdb.sql;
  */
 public record TableInfo(String schema, String name, boolean system, ColumnInfo key, ColumnInfo value,
                         java.util.List<ColumnInfo> columns) {
+
+    /** The name of a user table's primary key (and of its one index): {@code PK_} and the table name. */
+    public String primaryKeyName() {
+        return "PK_" + name;
+    }
 }

@@ -161,6 +161,32 @@ class MergeStatementTest {
 
     /** The MERGE reads the old value and writes the new one atomically: concurrent increments lose nothing. */
     @Test
+    void aSourceMatchingOneTargetRowTwiceFailsWith21000AndWritesNothing() throws SQLException {
+        String[] statements = {
+            "MERGE INTO t USING (VALUES (2, 'a'), (2, 'b')) AS s (k2, v2) ON t.k = s.k2"
+                + " WHEN MATCHED THEN UPDATE SET v = s.v2",
+            "MERGE INTO t USING (VALUES (9, 'new'), (1, 'a'), (1, 'b')) AS s (k2, v2) ON t.k = s.k2"
+                + " WHEN MATCHED THEN UPDATE SET v = s.v2 WHEN NOT MATCHED THEN INSERT VALUES (s.k2, s.v2)",
+            "MERGE INTO t USING (SELECT 1 AS id, w FROM src) AS s ON t.k = s.id WHEN MATCHED THEN UPDATE SET v = s.w",
+        };
+        for (String sql : statements) {
+            try (Connection kegdb = Databases.kegdb(); Connection h2 = Databases.h2()) {
+                exec(kegdb, DATA);
+                exec(h2, DATA);
+                assertEquals("21000", failure(kegdb, sql), sql);
+                assertEquals(rows(h2, "SELECT * FROM t ORDER BY k"), rows(kegdb, "SELECT * FROM t ORDER BY k"),
+                        "nothing written: " + sql);
+            }
+        }
+        // a key the source gives twice that matches no row: the INSERT-only form fails with 23505 (docs/SQL.md)
+        try (Connection kegdb = Databases.kegdb()) {
+            exec(kegdb, DATA);
+            assertEquals("23505", failure(kegdb, "MERGE INTO t USING (VALUES (8, 'a'), (8, 'b')) AS s (k2, v2)"
+                    + " ON t.k = s.k2 WHEN NOT MATCHED THEN INSERT VALUES (s.k2, s.v2)"));
+        }
+    }
+
+    @Test
     void concurrentIncrementsLoseNothing() throws Exception {
         String url = "jdbc:kegdb:mem:merge-counter" + System.nanoTime();
         int threads = 4;

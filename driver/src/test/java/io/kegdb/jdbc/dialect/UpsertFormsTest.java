@@ -81,6 +81,25 @@ class UpsertFormsTest {
     }
 
     @Test
+    void onDuplicateKeyUpdateOfAQualifiedColumnAsJooqSendsIt() throws SQLException {
+        try (Connection c = Databases.kegdb()) {
+            exec(c, "CREATE TABLE BOOKS (ID BIGINT PRIMARY KEY, TITLE VARCHAR(40))");
+            String jooq = "insert into \"BOOKS\" (\"ID\", \"TITLE\") values (?, ?) on duplicate key update "
+                    + "\"BOOKS\".\"TITLE\" = ?";
+            assertEquals(1, update(c, jooq, 1L, "Dune", "unused"));
+            assertEquals(1, update(c, jooq, 1L, "unused", "Dune Messiah"));
+            assertEquals(List.of(List.of(1L, "Dune Messiah")), rows(c, "SELECT * FROM BOOKS"));
+            update(c, "INSERT INTO books VALUES (1, 'x') ON DUPLICATE KEY UPDATE public.books.title = books.title || '!'");
+            update(c, "INSERT INTO books VALUES (2, 'y') ON CONFLICT (id) DO UPDATE SET books.title = EXCLUDED.title");
+            assertEquals(List.of(List.of(1L, "Dune Messiah!"), List.of(2L, "y")),
+                    rows(c, "SELECT * FROM books ORDER BY id"));
+            // a qualifier naming another table is no column of this one
+            assertEquals("42S22", failure(c, "INSERT INTO books VALUES (1, 'z') ON DUPLICATE KEY UPDATE kv.title = 'z'"));
+            assertEquals("42S22", failure(c, "INSERT INTO books VALUES (1, 'z') ON DUPLICATE KEY UPDATE other.books.title = 'z'"));
+        }
+    }
+
+    @Test
     void upsertsThatCannotHoldAreRefusedClearly() throws SQLException {
         try (Connection c = table()) {
             assertEquals("42000", failure(c, "INSERT INTO t VALUES (1, 'a') ON CONFLICT (v) DO NOTHING"));

@@ -39,7 +39,6 @@ import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNumericLiteral;
 import org.apache.calcite.sql.SqlOrderBy;
 import org.apache.calcite.sql.SqlSelect;
-import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParser;
 import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
@@ -83,6 +82,7 @@ public final class CalcitePlanner {
             phases.mark("parse");
             checkRowCounts(parsed);
             EmptyLikeEscape.removeFrom(parsed);
+            FunctionLibrary.respell(parsed);
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
             if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
@@ -92,7 +92,7 @@ public final class CalcitePlanner {
             props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
             CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
                     new CalciteConnectionConfigImpl(props));
-            SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
+            SqlValidator validator = SqlValidatorUtil.newValidator(FunctionLibrary.operatorTable(), reader,
                     typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
                             .withIdentifierExpansion(true));
             SqlNode validated = validate(validator, parsed);

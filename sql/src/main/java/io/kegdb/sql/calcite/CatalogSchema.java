@@ -2,6 +2,7 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.engine.KvStore;
 import io.kegdb.sql.SystemTableSource;
+import io.kegdb.sql.TableInfo;
 import io.kegdb.sql.catalog.Catalog;
 import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
@@ -12,12 +13,13 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** The Calcite schema tree of one catalog version: a schema per user schema, and SYS. */
+/** The Calcite schema tree of one catalog version: a schema per user schema, SYS and INFORMATION_SCHEMA. */
 public final class CatalogSchema {
 
     public final Catalog.Snapshot snapshot;
     final CalciteSchema root;
     public final List<SystemTable> systemTables;
+    private final InformationSchema informationSchema;
 
     public CatalogSchema(KvStore store, Catalog.Snapshot snapshot, List<SystemTableSource> extraSystemTables) {
         this.snapshot = snapshot;
@@ -32,6 +34,15 @@ public final class CatalogSchema {
         Map<String, Table> sys = new LinkedHashMap<>();
         systemTables.forEach(t -> sys.put(t.name, t));
         plus.add(Catalog.SYSTEM_SCHEMA, new FixedSchema(sys));
+        this.informationSchema = new InformationSchema(snapshot, systemTables);
+        Map<String, Table> views = new LinkedHashMap<>();
+        informationSchema.views.forEach(t -> views.put(t.name, t));
+        plus.add(Catalog.INFORMATION_SCHEMA, new FixedSchema(views));
+    }
+
+    /** Every table of this catalog version, system tables and INFORMATION_SCHEMA's views included. */
+    public List<TableInfo> tables() {
+        return informationSchema.tableInfos();
     }
 
     SchemaPlus plus() {

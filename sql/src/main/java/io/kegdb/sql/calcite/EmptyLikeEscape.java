@@ -3,9 +3,7 @@ package io.kegdb.sql.calcite;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.fun.SqlLikeOperator;
-import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.util.NlsString;
 
 /**
@@ -13,7 +11,7 @@ import org.apache.calcite.util.NlsString;
  * and PostgreSQL (Hibernate sends it), where Calcite's runtime rejects it as an invalid escape (22025). The
  * statement is changed in place, by replacing each such LIKE in its parent.
  */
-final class EmptyLikeEscape extends SqlBasicVisitor<Void> {
+final class EmptyLikeEscape extends ParsedRewrite {
 
     private EmptyLikeEscape() {
     }
@@ -22,30 +20,9 @@ final class EmptyLikeEscape extends SqlBasicVisitor<Void> {
         statement.accept(new EmptyLikeEscape());
     }
 
-    @Override
-    public Void visit(SqlCall call) {
-        for (int i = 0; i < call.operandCount(); i++) {
-            SqlNode replaced = withoutEmptyEscape(call.operand(i));
-            if (replaced != null) {
-                call.setOperand(i, replaced);
-            }
-        }
-        return super.visit(call);
-    }
-
-    @Override
-    public Void visit(SqlNodeList list) {
-        for (int i = 0; i < list.size(); i++) {
-            SqlNode replaced = withoutEmptyEscape(list.get(i));
-            if (replaced != null) {
-                list.set(i, replaced);
-            }
-        }
-        return super.visit(list);
-    }
-
     /** The LIKE without its escape if {@code node} is a LIKE with {@code ESCAPE ''}, else null. */
-    private static SqlNode withoutEmptyEscape(SqlNode node) {
+    @Override
+    SqlNode replacement(SqlNode node) {
         if (node instanceof SqlCall like && like.getOperator() instanceof SqlLikeOperator op
                 && like.operandCount() == 3 && like.operand(2) instanceof SqlCharStringLiteral escape
                 && escape.getValueAs(NlsString.class).getValue().isEmpty()) {

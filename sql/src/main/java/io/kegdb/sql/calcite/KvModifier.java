@@ -58,7 +58,14 @@ public final class KvModifier implements Function2<DataContext, Enumerable<Objec
                 Object key = def.checkedKey(row[0]);
                 byte[] value = def.encodeValue(def.checkedValue(row[1]));
                 if (upsert) {
-                    writes.put(def.key(key), value);
+                    byte[] k = def.key(key);
+                    if (writes.writesEachKeyOnce() && writes.wrote(k)) {
+                        // a row the statement found (the key existed before it) matched twice, else two new rows
+                        throw writes.base().contains(k) ? new SqlError(SqlState.CARDINALITY_VIOLATION,
+                                "the source of the MERGE gives key " + def.keyColumn() + " = " + show(key)
+                                + " of table " + def.qualifiedName() + " more than once") : duplicate(def, key);
+                    }
+                    writes.put(k, value);
                 } else {
                     insert(writes, key, value);
                 }

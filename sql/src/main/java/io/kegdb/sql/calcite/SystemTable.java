@@ -20,7 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
 
-/** A read-only table of schema SYS whose rows are computed when it is scanned. */
+/** A read-only table of schema SYS or INFORMATION_SCHEMA whose rows are computed when it is scanned. */
 public final class SystemTable extends AbstractTable implements ScannableTable {
 
     public record Column(String name, SqlTypeName type, int jdbcType, boolean nullable) {
@@ -37,6 +37,17 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
         this.name = name;
         this.columns = columns;
         this.rows = rows;
+    }
+
+    /** A table of {@code schema} whose rows, checked against the columns, come from {@code rows}. */
+    static SystemTable of(String schema, String name, List<Column> columns, Supplier<List<Object[]>> rows) {
+        return new SystemTable(name, List.copyOf(columns), () -> {
+            List<Object[]> out = rows.get();
+            for (Object[] row : out) {
+                check(schema + "." + name, columns, row);
+            }
+            return out;
+        });
     }
 
     /** SYS.TABLES, SYS.SEGMENTS and SYS.STATS over {@code store} and the catalog {@code snapshot}. */
@@ -97,20 +108,13 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
                 case BOOLEAN -> new Column(c.name(), SqlTypeName.BOOLEAN, Types.BOOLEAN, c.nullable());
             });
         }
-        String name = source.name();
-        return new SystemTable(name, List.copyOf(columns), () -> {
-            List<Object[]> rows = source.rows();
-            for (Object[] row : rows) {
-                check(name, columns, row);
-            }
-            return rows;
-        });
+        return of(Catalog.SYSTEM_SCHEMA, source.name(), columns, source::rows);
     }
 
     /** A row of the wrong shape would surface as a ClassCastException deep in generated code: name it here. */
     private static void check(String table, List<Column> columns, Object[] row) {
         if (row.length != columns.size()) {
-            throw new IllegalStateException("SYS." + table + " produced a row of " + row.length + " values for "
+            throw new IllegalStateException(table + " produced a row of " + row.length + " values for "
                     + columns.size() + " columns");
         }
         for (int i = 0; i < row.length; i++) {
@@ -121,7 +125,7 @@ public final class SystemTable extends AbstractTable implements ScannableTable {
                 default -> String.class;
             };
             if (row[i] == null ? !c.nullable() : !expected.isInstance(row[i])) {
-                throw new IllegalStateException("SYS." + table + " produced " + row[i] + " for column " + c.name()
+                throw new IllegalStateException(table + " produced " + row[i] + " for column " + c.name()
                         + " (" + c.type() + (c.nullable() ? "" : " NOT NULL") + ")");
             }
         }

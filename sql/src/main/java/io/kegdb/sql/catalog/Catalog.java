@@ -33,6 +33,8 @@ public final class Catalog {
 
     public static final String DEFAULT_SCHEMA = "PUBLIC";
     public static final String SYSTEM_SCHEMA = "SYS";
+    /** The schema of the standard views of the catalog (defined by the SQL layer's InformationSchema). */
+    public static final String INFORMATION_SCHEMA = "INFORMATION_SCHEMA";
     /** The names of schema SYS's built-in tables, which extra system tables may not take (defined by SystemTable). */
     public static final List<String> BUILT_IN_SYSTEM_TABLES = List.of("TABLES", "SEGMENTS", "STATS");
     private static final int DELETE_BATCH = 1000;
@@ -170,8 +172,8 @@ public final class Catalog {
     }
 
     private boolean tryCreate(TableDef def, boolean ifNotExists) throws SqlError {
-        if (SYSTEM_SCHEMA.equals(def.schema())) {
-            throw new SqlError(SqlState.SYNTAX_ERROR, "schema SYS holds system tables only");
+        if (SYSTEM_SCHEMA.equals(def.schema()) || INFORMATION_SCHEMA.equals(def.schema())) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "schema " + def.schema() + " holds system tables only");
         }
         if (snapshot.find(def.schema(), def.name()) != null) {
             if (ifNotExists) {
@@ -201,7 +203,7 @@ public final class Catalog {
     }
 
     private boolean tryDrop(String schema, String name, boolean ifExists) throws SqlError {
-        if (SYSTEM_SCHEMA.equals(schema)) {
+        if (SYSTEM_SCHEMA.equals(schema) || INFORMATION_SCHEMA.equals(schema)) {
             throw new SqlError(SqlState.SYNTAX_ERROR, "system table " + schema + "." + name + " cannot be dropped");
         }
         TableDef def = snapshot.find(schema, name);

@@ -14,7 +14,6 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeParseException;
 import java.util.Arrays;
-import java.util.Locale;
 
 /**
  * The column types of a key/value table, with their byte encodings. Key encodings sort, as unsigned bytes, in
@@ -56,22 +55,6 @@ public enum ColumnType {
 
     ColumnType(int jdbcType) {
         this.jdbcType = jdbcType;
-    }
-
-    /** The type named in DDL (canonical names and the usual synonyms), or null if it is not a column type. */
-    public static ColumnType named(String name) {
-        return switch (name.toUpperCase(Locale.ROOT)) {
-            case "VARCHAR" -> VARCHAR;
-            case "VARBINARY" -> VARBINARY;
-            case "BIGINT" -> BIGINT;
-            case "INTEGER", "INT" -> INTEGER;
-            case "DOUBLE", "FLOAT" -> DOUBLE;
-            case "BOOLEAN", "BOOL" -> BOOLEAN;
-            case "DECIMAL", "NUMERIC", "DEC" -> DECIMAL;
-            case "DATE" -> DATE;
-            case "TIMESTAMP" -> TIMESTAMP;
-            default -> null;
-        };
     }
 
     /** Whether the type takes a maximum length {@code (n)}. */

@@ -1,5 +1,6 @@
 package io.kegdb.sql.catalog;
 
+import io.kegdb.sql.ColumnInfo;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 
@@ -40,6 +41,15 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
 
     public String qualifiedName() {
         return schema + "." + name;
+    }
+
+    /** The key column ({@code index} 0, never null) or the value column (1) as results and metadata describe it. */
+    public ColumnInfo column(int index) {
+        boolean isKey = index == 0;
+        ColumnType type = isKey ? keyType : valueType;
+        int length = isKey ? keyLength : valueLength;
+        return new ColumnInfo(isKey ? keyColumn : valueColumn, type.jdbcType, type.name(), type.precision(length),
+                isKey ? keyScale : valueScale, !isKey, schema, name);
     }
 
     /** Store key of a non-null internal key value (no separate prefix array: this runs once per row). */

@@ -18,9 +18,10 @@ import java.util.List;
  * CREATE TABLE and DROP TABLE, parsed by hand (Calcite's core parser has no DDL):
  * <pre>
  * CREATE TABLE [IF NOT EXISTS] [schema.]name (k type [NOT NULL] PRIMARY KEY, v type [NULL])
- * CREATE TABLE [IF NOT EXISTS] [schema.]name (column, column, PRIMARY KEY (k))
+ * CREATE TABLE [IF NOT EXISTS] [schema.]name (column, column, [CONSTRAINT c] PRIMARY KEY (k))
  * DROP TABLE [IF EXISTS] [schema.]name [CASCADE | RESTRICT]
  * </pre>
+ * A column's type may be any spelling {@link TypeSpelling} reads.
  * The two columns may come in either order; the table is stored key first. CASCADE and RESTRICT mean the
  * same here: nothing can depend on a table (no views or foreign keys). DDL is not part of a transaction: it
  * takes effect at once.
@@ -83,7 +84,15 @@ public final class DdlPlan extends CommandPlan {
         List<Column> columns = new ArrayList<>();
         String tablePk = null;
         do {
-            if (c.accept("PRIMARY")) {
+            // CONSTRAINT name PRIMARY KEY (k), as Liquibase and schema exporters write it
+            boolean constraint = c.accept("CONSTRAINT");
+            if (constraint) {
+                name(c);
+            }
+            if (constraint || c.accept("PRIMARY")) {
+                if (constraint) {
+                    expect(c, "PRIMARY");
+                }
                 expect(c, "KEY");
                 expectSymbol(c, '(');
                 if (tablePk != null) {
@@ -131,60 +140,7 @@ public final class DdlPlan extends CommandPlan {
 
     private static Column column(TokenCursor c) throws SqlError {
         String name = name(c);
-        Lexer.Token typeToken = c.next();
-        ColumnType type = typeToken.kind() == Lexer.Kind.WORD ? ColumnType.named(typeToken.text()) : null;
-        if (type == null) {
-            throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported type " + typeToken.text() + " for column " + name
-                    + ": key/value tables take VARCHAR, VARBINARY, BIGINT, INTEGER, DOUBLE, BOOLEAN, DECIMAL, DATE"
-                    + " or TIMESTAMP");
-        }
-        if (typeToken.is("DOUBLE")) {
-            c.accept("PRECISION");
-        }
-        int[] modifiers = modifiers(c, name);
-        int length;
-        int scale = 0;
-        switch (type) {
-            case VARCHAR, VARBINARY -> {
-                noMoreThan(modifiers, 1, typeToken, name);
-                length = modifiers.length == 0 ? 0 : modifiers[0];
-                if (modifiers.length == 1 && length <= 0) {
-                    throw new SqlError(SqlState.SYNTAX_ERROR, "length of column " + name + " must be positive");
-                }
-            }
-            case DECIMAL -> {
-                noMoreThan(modifiers, 2, typeToken, name);
-                length = modifiers.length == 0 ? ColumnType.MAX_DECIMAL_PRECISION : modifiers[0];
-                scale = modifiers.length == 2 ? modifiers[1] : 0;
-                if (length < 1 || length > ColumnType.MAX_DECIMAL_PRECISION || scale > length) {
-                    throw new SqlError(SqlState.SYNTAX_ERROR, "column " + name + " " + typeToken.text()
-                            + modifierText(modifiers) + ": precision must be 1 to " + ColumnType.MAX_DECIMAL_PRECISION
-                            + " and scale 0 to the precision");
-                }
-            }
-            case TIMESTAMP -> {
-                noMoreThan(modifiers, 1, typeToken, name);
-                int digits = modifiers.length == 0 ? ColumnType.MAX_TIMESTAMP_PRECISION : modifiers[0];
-                if (digits > 9) {
-                    throw new SqlError(SqlState.SYNTAX_ERROR,
-                            "column " + name + ": TIMESTAMP precision must be 0 to 9");
-                }
-                // Values are kept to the millisecond: finer precisions are accepted and hold milliseconds.
-                length = Math.min(digits, ColumnType.MAX_TIMESTAMP_PRECISION);
-                if (c.accept("WITHOUT")) {
-                    expect(c, "TIME");
-                    expect(c, "ZONE");
-                } else if (c.peek().is("WITH")) {
-                    throw new SqlError(SqlState.SYNTAX_ERROR, "column " + name
-                            + ": TIMESTAMP WITH TIME ZONE is not supported; use TIMESTAMP (a local date-time)");
-                }
-            }
-            default -> {
-                // FLOAT(p) names a binary precision; every FLOAT is held as a DOUBLE.
-                noMoreThan(modifiers, typeToken.is("FLOAT") ? 1 : 0, typeToken, name);
-                length = 0;
-            }
-        }
+        TypeSpelling type = TypeSpelling.parse(c, name);
         boolean notNull = false;
         boolean pk = false;
         while (true) {
@@ -200,45 +156,7 @@ public final class DdlPlan extends CommandPlan {
                 break;
             }
         }
-        return new Column(name, type, length, scale, notNull && !pk, pk);
-    }
-
-    /** {@code (n)} or {@code (n, m)} after a type name: the numbers (none if there are no parentheses). */
-    private static int[] modifiers(TokenCursor c, String column) throws SqlError {
-        if (!c.accept('(')) {
-            return new int[0];
-        }
-        List<Integer> out = new ArrayList<>();
-        do {
-            Lexer.Token n = c.next();
-            if (n.kind() != Lexer.Kind.NUMBER) {
-                throw syntax(n, "a number");
-            }
-            try {
-                out.add(Integer.parseInt(n.text()));
-            } catch (NumberFormatException e) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "length " + n.text() + " of column " + column
-                        + " is too large");
-            }
-        } while (c.accept(','));
-        expectSymbol(c, ')');
-        return out.stream().mapToInt(Integer::intValue).toArray();
-    }
-
-    private static void noMoreThan(int[] modifiers, int allowed, Lexer.Token type, String column) throws SqlError {
-        if (modifiers.length > allowed) {
-            throw new SqlError(SqlState.SYNTAX_ERROR, "column " + column + ": " + type.text() + " takes "
-                    + (allowed == 0 ? "no length or precision" : allowed == 1 ? "at most one number"
-                    : "at most (precision, scale)") + ", not " + type.text() + modifierText(modifiers));
-        }
-    }
-
-    private static String modifierText(int[] modifiers) {
-        StringBuilder b = new StringBuilder("(");
-        for (int i = 0; i < modifiers.length; i++) {
-            b.append(i == 0 ? "" : ", ").append(modifiers[i]);
-        }
-        return b.append(')').toString();
+        return new Column(name, type.type(), type.length(), type.scale(), notNull && !pk, pk);
     }
 
     private static String[] qualifiedName(TokenCursor c, String defaultSchema) throws SqlError {

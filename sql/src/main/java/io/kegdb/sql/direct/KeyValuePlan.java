@@ -57,18 +57,10 @@ public final class KeyValuePlan implements Plan {
         List<ColumnInfo> cols = new ArrayList<>();
         if (projection != null) {
             for (int p : projection) {
-                cols.add(column(def, p));
+                cols.add(def.column(p));
             }
         }
         this.columns = List.copyOf(cols);
-    }
-
-    public static ColumnInfo column(TableDef def, int index) {
-        boolean isKey = index == 0;
-        ColumnType type = isKey ? def.keyType() : def.valueType();
-        int length = isKey ? def.keyLength() : def.valueLength();
-        return new ColumnInfo(isKey ? def.keyColumn() : def.valueColumn(), type.jdbcType, type.name(),
-                type.precision(length), isKey ? def.keyScale() : def.valueScale(), !isKey, def.schema(), def.name());
     }
 
     /** The plan if {@code tokens} are one of the shapes over a user table, else null. */
@@ -204,7 +196,7 @@ public final class KeyValuePlan implements Plan {
             Lexer.Token t = c.next();
             switch (t.kind()) {
                 case PARAM:
-                    params.add(KeyValuePlan.column(def, column));
+                    params.add(def.column(column));
                     return KeyOperand.param(params.size() - 1);
                 case STRING:
                     return type == ColumnType.VARCHAR ? KeyOperand.literal(t.text()) : null;

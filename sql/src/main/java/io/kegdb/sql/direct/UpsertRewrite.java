@@ -5,6 +5,7 @@ import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -98,7 +99,7 @@ public final class UpsertRewrite extends RewriteParser {
             expect("KEY");
             expect("UPDATE");
         }
-        String column = next().name();
+        String column = setColumn(def);
         if (column.equals(def.keyColumn())) {
             throw new SqlError(SqlState.SYNTAX_ERROR, "an upsert cannot change the key column " + column);
         }
@@ -225,5 +226,27 @@ public final class UpsertRewrite extends RewriteParser {
 
     private static String proposedColumn(String column) {
         return quote(column + "$NEW");
+    }
+
+    /**
+     * The column an update sets: {@code v}, or qualified by the target table as jOOQ writes it
+     * ({@code "BOOKS"."TITLE"}, {@code PUBLIC.BOOKS.TITLE}); a qualifier naming another table is 42S22.
+     */
+    private String setColumn(TableDef def) throws SqlError {
+        List<String> names = new ArrayList<>();
+        names.add(next().name());
+        while (peek().isSymbol('.')) {
+            pos++;
+            names.add(next().name());
+        }
+        String column = names.get(names.size() - 1);
+        List<String> qualifier = names.subList(0, names.size() - 1);
+        boolean target = qualifier.isEmpty() || qualifier.equals(List.of(def.name()))
+                || qualifier.equals(List.of(def.schema(), def.name()));
+        if (!target) {
+            throw new SqlError(SqlState.COLUMN_NOT_FOUND, "column " + String.join(".", names)
+                    + " is not a column of " + def.qualifiedName());
+        }
+        return column;
     }
 }

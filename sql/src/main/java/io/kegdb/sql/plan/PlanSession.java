@@ -26,6 +26,12 @@ public interface PlanSession {
      */
     void readForUpdate(boolean forUpdate);
 
+    /**
+     * Marks the statement starting now (true) until it has started (false) as one that writes each key at
+     * most once: its statement overlay refuses a second write of a key (see {@link Overlay#writeEachKeyOnce}).
+     */
+    void writeEachKeyOnce(boolean once);
+
     /** Fails unless the session is open and not read-only. */
     void checkWritable() throws SqlError;
 

@@ -41,8 +41,26 @@ public final class Overlay implements ReadView {
     /** The same writes in key order; null until a scan needs them. */
     private ConcurrentSkipListMap<byte[], Pending> ordered;
 
+    /** Set for a statement that may write each key once (MERGE): its modifier checks {@link #wrote}. */
+    private boolean eachKeyOnce;
+
     public Overlay(ReadView base) {
         this.base = base;
+    }
+
+    /** Marks this statement overlay as one whose statement may write each key at most once. */
+    public void writeEachKeyOnce() {
+        eachKeyOnce = true;
+    }
+
+    /** Whether {@link #writeEachKeyOnce} was called. */
+    public boolean writesEachKeyOnce() {
+        return eachKeyOnce;
+    }
+
+    /** Whether this overlay holds a write (put, insert or delete) of {@code key}. */
+    public boolean wrote(byte[] key) {
+        return pending.get(key) != null;
     }
 
     public boolean isEmpty() {

@@ -51,17 +51,22 @@ final class TinyFilesystem implements AutoCloseable {
 
     /** Unmounts; lazily if mappings the garbage collector has not released yet keep it busy. */
     @Override
-    public void close() throws Exception {
-        if (run("umount", dir.toString()) != null) {
-            String failure = run("umount", "-l", dir.toString());
-            if (failure != null) {
-                throw new IOException("umount of " + dir + " failed: " + failure);
+    public void close() throws IOException {
+        try {
+            if (run("umount", dir.toString()) != null) {
+                String failure = run("umount", "-l", dir.toString());
+                if (failure != null) {
+                    throw new IOException("umount of " + dir + " failed: " + failure);
+                }
             }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while unmounting " + dir, e);
         }
     }
 
     /** Runs a command; null on success, else its exit status and output. */
-    private static String run(String... cmd) throws Exception {
+    private static String run(String... cmd) throws IOException, InterruptedException {
         Process p;
         try {
             p = new ProcessBuilder(List.of(cmd)).redirectErrorStream(true).start();

@@ -65,6 +65,7 @@ class ConsoleScriptTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, so that the launcher finds it locked
     void aStoreOpenElsewhereIsOneLineAndExitOne() throws Exception {
         Path dir = tmp.resolve("db");
         try (Bitcask held = Bitcask.open(dir)) { // this JVM is "another process" to the launcher's

@@ -31,6 +31,7 @@ class MaintenanceRefusalTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, so that the maintenance tools find it locked
     void aStoreOpenInAnotherProcessIsInUseNotDamaged() throws Exception {
         Path dir = smallStore();
         try (Bitcask held = Bitcask.open(dir)) {
@@ -45,6 +46,7 @@ class MaintenanceRefusalTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the reader is held open, unused, while the tools run
     void aReadOnlyReaderDoesNotMakeTheLockFree() throws Exception {
         Path dir = smallStore();
         try (Bitcask reader = Bitcask.open(dir, BitcaskOptions.builder().readOnly(true).build())) {

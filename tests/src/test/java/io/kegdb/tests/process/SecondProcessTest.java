@@ -29,6 +29,7 @@ class SecondProcessTest {
     Path tmp;
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, so that a child finds it locked
     void secondProcessIsRefusedAndKilledOwnerLeavesNoStaleLock() throws Exception {
         Path dir = tmp.resolve("db");
         try (ChildProcess holder = ChildProcess.start(StoreHolderChild.class, tmp.resolve("holder.log"), dir.toString())) {

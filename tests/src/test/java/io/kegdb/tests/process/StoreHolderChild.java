@@ -19,6 +19,7 @@ public final class StoreHolderChild {
     private StoreHolderChild() {
     }
 
+    @SuppressWarnings("try") // the store is held open, unused, until the test kills this process
     public static void main(String[] args) throws Exception {
         if (args.length > 1 && args[1].equals("jdbc")) {
             try (Connection c = DriverManager.getConnection("jdbc:kegdb:" + args[0]);
