@@ -1,0 +1,65 @@
+package io.kegdb.sql;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.kegdb.sql.SqlTestSupport.row;
+import static io.kegdb.sql.SqlTestSupport.rows;
+import static io.kegdb.sql.SqlTestSupport.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Sub-queries, correlations and the KegDB rules that run before Calcite rewrites them into joins: orders and
+ * limits, empty and always-empty sub-queries, correlations on value columns. Expected rows are what H2 and SQLite
+ * answer for the same statements.
+ */
+class SubQueryPlansTest {
+
+    private SqlFixture sql;
+    private SqlSession s;
+
+    @BeforeEach
+    void open() throws SqlError {
+        sql = SqlFixture.inMemory();
+        s = sql.session();
+        update(s, "CREATE TABLE n4 (k BIGINT PRIMARY KEY, v VARCHAR)");
+        update(s, "CREATE TABLE n5 (k BIGINT PRIMARY KEY, v VARCHAR)");
+        update(s, "CREATE TABLE a1 (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "CREATE TABLE e0 (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "INSERT INTO n4 VALUES (1, 'a'), (5, 'b'), (22, 'c'), (30, 'd'), (65536, 'e'), (-3, 'f')");
+        update(s, "INSERT INTO n5 VALUES (1, 'a'), (5, 'x')");
+        update(s, "INSERT INTO a1 VALUES (1, 10), (2, NULL), (3, 30), (10, 1)");
+        // e0 has held a row, so its keyspace is not brand new, and is empty now.
+        update(s, "INSERT INTO e0 VALUES (1, 1)");
+        update(s, "DELETE FROM e0");
+    }
+
+    @AfterEach
+    void close() {
+        sql.close();
+    }
+
+    private List<List<Object>> keys(Object... keys) {
+        return java.util.Arrays.stream(keys).map(k -> row(k)).toList();
+    }
+
+    /** A limit under ORDER BY K stays above the join a sub-query in the filter becomes. */
+    @Test
+    void orderAndLimitAboveASubQueryJoin() throws SqlError {
+        assertEquals(keys(65536L, 30L),
+                rows(s, "SELECT k FROM n4 WHERE k NOT IN (SELECT k FROM n5) ORDER BY k DESC LIMIT 2"));
+        assertEquals(keys(65536L, 30L), rows(s,
+                "SELECT k FROM n4 WHERE NOT EXISTS (SELECT 1 FROM n5 WHERE n5.k = n4.k) ORDER BY k DESC LIMIT 2"));
+        assertEquals(keys(65536L, 30L), rows(s,
+                "SELECT k FROM n4 WHERE k IN (SELECT k FROM n4 WHERE k > 0) ORDER BY k DESC FETCH FIRST 2 ROWS ONLY"));
+        assertEquals(keys(30L, 22L),
+                rows(s, "SELECT k FROM n4 WHERE k NOT IN (SELECT k FROM n5) ORDER BY k DESC LIMIT 2 OFFSET 1"));
+        assertEquals(keys(65536L, 30L), rows(s, "SELECT k FROM n4 WHERE v > (SELECT MIN(v) FROM n5"
+                + " WHERE n5.k = n4.k) OR k > 20 ORDER BY k DESC LIMIT 2"));
+        assertEquals(List.of(row(65536L, 0L), row(30L, 0L)),
+                rows(s, "SELECT k, (SELECT COUNT(*) FROM n5 WHERE n5.k = n4.k) FROM n4 ORDER BY k DESC LIMIT 2"));
+    }
+}
