@@ -61,5 +61,32 @@ class SubQueryPlansTest {
                 + " WHERE n5.k = n4.k) OR k > 20 ORDER BY k DESC LIMIT 2"));
         assertEquals(List.of(row(65536L, 0L), row(30L, 0L)),
                 rows(s, "SELECT k, (SELECT COUNT(*) FROM n5 WHERE n5.k = n4.k) FROM n4 ORDER BY k DESC LIMIT 2"));
+        // A correlation on a value column is a hash join, which keeps no order in either direction.
+        assertEquals(keys(3L, 2L), rows(s, "SELECT x.k FROM a1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM a1 y WHERE y.v = x.v + 9) ORDER BY x.k DESC LIMIT 2"));
+        assertEquals(keys(1L, 2L), rows(s, "SELECT x.k FROM a1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM a1 y WHERE y.v = x.v + 9) ORDER BY x.k LIMIT 2"));
+        assertEquals(keys(1L), rows(s, "SELECT x.k FROM a1 x WHERE x.v > (SELECT MIN(y.v) FROM a1 y"
+                + " WHERE y.k <> x.k) ORDER BY x.k LIMIT 1"));
+    }
+
+    /** A correlated sub-query that reads the outer row's value column (the scan must not become keys-only). */
+    @Test
+    void correlationOnAValueColumn() throws SqlError {
+        update(s, "INSERT INTO n5 VALUES (10, 'y')");
+        assertEquals(List.of(row(1L, 1L), row(2L, 0L), row(3L, 0L), row(10L, 1L)),
+                rows(s, "SELECT x.k, (SELECT COUNT(*) FROM n5 y WHERE y.k = x.v) FROM a1 x ORDER BY x.k"));
+        assertEquals(keys(1L, 3L, 10L), rows(s, "SELECT x.k FROM a1 x WHERE EXISTS (SELECT 1 FROM a1 y WHERE y.v = x.v) ORDER BY x.k"));
+        assertEquals(keys(1L, 10L), rows(s, "SELECT x.k FROM a1 x WHERE EXISTS (SELECT 1 FROM a1 y WHERE y.k = x.v) ORDER BY x.k"));
+        assertEquals(keys(2L, 3L, 10L),
+                rows(s, "SELECT x.k FROM a1 x WHERE x.k > (SELECT COUNT(*) FROM a1 y WHERE y.v > x.v) ORDER BY x.k"));
+        update(s, "CREATE TABLE d1 (k DECIMAL(10,2) PRIMARY KEY, v DECIMAL(10,2))");
+        update(s, "INSERT INTO d1 VALUES (1.5, 10), (2, NULL), (10, 1.5)");
+        List<List<Object>> counts = rows(s, "SELECT x.k, (SELECT COUNT(*) FROM d1 y WHERE y.k = x.v) FROM d1 x ORDER BY x.k");
+        assertEquals(List.of(1L, 0L, 1L), counts.stream().map(r -> r.get(1)).toList());
+        assertEquals(2, rows(s, "SELECT x.k FROM d1 x WHERE EXISTS (SELECT 1 FROM d1 y WHERE y.v = x.v)").size());
+        assertEquals(List.of(new java.math.BigDecimal("2.00")), rows(s, "SELECT x.k FROM d1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
+                .toList());
     }
 }
