@@ -89,4 +89,18 @@ class SubQueryPlansTest {
                 + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
                 .toList());
     }
+
+    /** OR with a sub-query that is empty: the other side of the OR still selects its rows. */
+    @Test
+    void orWithAnEmptySubQuery() throws SqlError {
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE 7 < -8)"));
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE v <> v)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR v IN (SELECT COUNT(*) FROM e0)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR EXISTS (SELECT 1 FROM n5 WHERE 1 = 0)"));
+        assertEquals(keys(10L), rows(s, "SELECT k FROM a1 WHERE k = 10 OR v NOT IN (SELECT k FROM e0 WHERE k < 0)"
+                + " AND k < 0"));
+        assertEquals(3, update(s, "DELETE FROM a1 WHERE (k NOT IN (SELECT k FROM n4) OR v IN"
+                + " (SELECT k FROM n5 WHERE 7 < -8))"));
+        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT * FROM a1"));
+    }
 }

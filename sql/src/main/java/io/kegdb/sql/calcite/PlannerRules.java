@@ -19,6 +19,8 @@ import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -159,11 +161,38 @@ final class PlannerRules {
 
     /** Calcite's join rules and, first, the lookup join on a key. */
     private static final class Joins {
+        /**
+         * A join with an aggregate on its right becomes a semi-join with the aggregate's input when the aggregate is
+         * distinct on the join's keys. Calcite's rules (calcite-core 1.42.0) also fire on an aggregate with no group
+         * keys, which yields exactly one row even over an empty input: {@code x JOIN (SELECT COUNT(*) FROM empty) ON
+         * TRUE}, as the rewrite of {@code k = 1 OR v IN (SELECT ... empty)} holds, lost every row. Here they need at
+         * least one group key.
+         */
+        private static final RelOptRule PROJECT_TO_SEMI_JOIN = SemiJoinRule.ProjectToSemiJoinRule
+                .ProjectToSemiJoinRuleConfig.DEFAULT
+                .withOperandSupplier(b -> b.operand(Project.class).oneInput(b2 -> b2.operand(Join.class)
+                        .predicate(Joins::innerOrLeft).inputs(b3 -> b3.operand(RelNode.class).anyInputs(),
+                                b4 -> b4.operand(Aggregate.class).predicate(Joins::grouped).anyInputs())))
+                .as(SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.class).toRule();
+        private static final RelOptRule JOIN_TO_SEMI_JOIN = SemiJoinRule.JoinToSemiJoinRule
+                .JoinToSemiJoinRuleConfig.DEFAULT
+                .withOperandSupplier(b -> b.operand(Join.class).predicate(Joins::innerOrLeft)
+                        .inputs(b2 -> b2.operand(RelNode.class).anyInputs(),
+                                b3 -> b3.operand(Aggregate.class).predicate(Joins::grouped).anyInputs()))
+                .as(SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.class).toRule();
+
+        private static boolean innerOrLeft(Join join) {
+            return join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.LEFT;
+        }
+
+        private static boolean grouped(Aggregate aggregate) {
+            return aggregate.getGroupCount() > 0;
+        }
+
         private static final List<RelOptRule> CALCITE = List.of(FILTER_INTO_JOIN, JOIN_CONDITION_PUSH,
                 JoinPushExpressionsRule.Config.DEFAULT.toRule(), JoinCommuteRule.Config.DEFAULT.toRule(),
                 JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT,
-                SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT.toRule(),
-                SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT.toRule(),
+                PROJECT_TO_SEMI_JOIN, JOIN_TO_SEMI_JOIN,
                 AggregateJoinTransposeRule.Config.DEFAULT.toRule(), SortJoinTransposeRule.Config.DEFAULT.toRule(),
                 PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
                 SingleValuesOptimizationRules.JOIN_LEFT_INSTANCE, SingleValuesOptimizationRules.JOIN_RIGHT_INSTANCE,
@@ -307,7 +336,8 @@ final class PlannerRules {
      */
     static Program rewrites() {
         return (planner, rel, traits, materializations, lattices) -> needsRewrites(rel)
-                ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), Programs.decorrelate(),
+                ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                        Programs.decorrelate(),
                         Programs.measure(DefaultRelMetadataProvider.INSTANCE))
                         .run(planner, rel, traits, materializations, lattices)
                 : rel;
