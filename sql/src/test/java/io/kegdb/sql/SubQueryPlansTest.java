@@ -70,6 +70,43 @@ class SubQueryPlansTest {
                 + " WHERE y.k <> x.k) ORDER BY x.k LIMIT 1"));
     }
 
+    /** An uncorrelated EXISTS over an empty table beside a correlated sub-query. */
+    @Test
+    void uncorrelatedExistsBesideACorrelation() throws SqlError {
+        String counted = "SELECT x.k, (SELECT COUNT(*) FROM a1 y WHERE y.k = x.k) FROM a1 x WHERE ";
+        String ordered = " ORDER BY x.k";
+        assertEquals(List.of(), rows(s, counted + "EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 1L), row(2L, 1L), row(3L, 1L), row(10L, 1L)),
+                rows(s, counted + "NOT EXISTS (SELECT 1 FROM e0)" + ordered));
+        assertEquals(List.of(), rows(s, counted + "EXISTS (SELECT DISTINCT 1 FROM e0)"));
+        assertEquals(List.of(), rows(s, counted + "1 IN (SELECT 1 FROM e0)"));
+        // A constant GROUP BY over an empty table has no group, so the scalar sub-query is NULL.
+        assertEquals(List.of(row(1L, 1L, null), row(2L, 1L, null), row(3L, 1L, null), row(10L, 1L, null)),
+                rows(s, "SELECT x.k, (SELECT COUNT(*) FROM a1 y WHERE y.k = x.k),"
+                        + " (SELECT COUNT(*) FROM e0 GROUP BY 'a') FROM a1 x ORDER BY x.k"));
+        assertEquals(0, update(s,
+                "UPDATE a1 SET v = (SELECT COUNT(*) FROM a1 y WHERE y.k = a1.k) WHERE EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 10L), row(2L, null), row(3L, 30L), row(10L, 1L)),
+                rows(s, "SELECT * FROM a1"), "nothing was written");
+        assertEquals(4, update(s, "UPDATE a1 SET v = (SELECT COUNT(*) FROM a1 y WHERE y.k = a1.k)"
+                + " WHERE NOT EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 1L), row(2L, 1L), row(3L, 1L), row(10L, 1L)), rows(s, "SELECT * FROM a1"));
+    }
+
+    /** OR with a sub-query that is empty: the other side of the OR still selects its rows. */
+    @Test
+    void orWithAnEmptySubQuery() throws SqlError {
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE 7 < -8)"));
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE v <> v)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR v IN (SELECT COUNT(*) FROM e0)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR EXISTS (SELECT 1 FROM n5 WHERE 1 = 0)"));
+        assertEquals(keys(10L), rows(s, "SELECT k FROM a1 WHERE k = 10 OR v NOT IN (SELECT k FROM e0 WHERE k < 0)"
+                + " AND k < 0"));
+        assertEquals(3, update(s, "DELETE FROM a1 WHERE (k NOT IN (SELECT k FROM n4) OR v IN"
+                + " (SELECT k FROM n5 WHERE 7 < -8))"));
+        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT * FROM a1"));
+    }
+
     /** A correlated sub-query that reads the outer row's value column (the scan must not become keys-only). */
     @Test
     void correlationOnAValueColumn() throws SqlError {
@@ -88,19 +125,5 @@ class SubQueryPlansTest {
         assertEquals(List.of(new java.math.BigDecimal("2.00")), rows(s, "SELECT x.k FROM d1 x WHERE NOT EXISTS"
                 + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
                 .toList());
-    }
-
-    /** OR with a sub-query that is empty: the other side of the OR still selects its rows. */
-    @Test
-    void orWithAnEmptySubQuery() throws SqlError {
-        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE 7 < -8)"));
-        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE v <> v)"));
-        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR v IN (SELECT COUNT(*) FROM e0)"));
-        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR EXISTS (SELECT 1 FROM n5 WHERE 1 = 0)"));
-        assertEquals(keys(10L), rows(s, "SELECT k FROM a1 WHERE k = 10 OR v NOT IN (SELECT k FROM e0 WHERE k < 0)"
-                + " AND k < 0"));
-        assertEquals(3, update(s, "DELETE FROM a1 WHERE (k NOT IN (SELECT k FROM n4) OR v IN"
-                + " (SELECT k FROM n5 WHERE 7 < -8))"));
-        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT * FROM a1"));
     }
 }

@@ -337,7 +337,7 @@ final class PlannerRules {
     static Program rewrites() {
         return (planner, rel, traits, materializations, lattices) -> needsRewrites(rel)
                 ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
-                        Programs.decorrelate(),
+                        (p, r, t, m, l) -> ConstantGroupKeys.beforeDecorrelation(r), Programs.decorrelate(),
                         Programs.measure(DefaultRelMetadataProvider.INSTANCE))
                         .run(planner, rel, traits, materializations, lattices)
                 : rel;
