@@ -5,6 +5,7 @@ import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.plan.StatementFailure;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
@@ -14,7 +15,10 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
@@ -53,6 +57,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -75,9 +80,57 @@ public final class CalcitePlanner {
         return typeFactory;
     }
 
+    /**
+     * Plans {@code sql}. A Calcite rule that fails with an internal error on the statement (calcite-core 1.42.0
+     * has rules that do on some shapes: a type mismatch in AggregateReduceFunctionsRule, an assertion in
+     * ProjectMergeRule) is named and left out of the next try, at most {@link #MAX_SKIPPED_RULES} of them;
+     * the optimizations left give a correct plan. A statement that still cannot be planned fails with 0A000
+     * naming what failed.
+     */
     public CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline) throws SqlError {
+        Set<RelOptRule> skipped = new LinkedHashSet<>();
+        Throwable firstFailure = null;
+        while (true) {
+            PlanningBudget budget = new PlanningBudget(deadline);
+            try {
+                return plan(sql, schema, defaultSchema, deadline, budget, skipped);
+            } catch (SqlError e) {
+                throw e;
+            } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
+                SqlError error = SqlErrors.translate(e);
+                boolean internal = error.sqlState().equals(SqlState.GENERAL_ERROR);
+                if (!internal && !(firstFailure != null && e instanceof RelOptPlanner.CannotPlanException)) {
+                    throw error; // about the statement (or its deadline), not a rule's failure
+                }
+                firstFailure = firstFailure == null ? e : firstFailure;
+                RelOptRule rule = internal ? budget.failingRule() : null;
+                if (rule == null || skipped.size() >= MAX_SKIPPED_RULES || !skipped.add(rule)) {
+                    throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, "this statement cannot be planned"
+                            + (skipped.isEmpty() ? "" : " (rules that failed on it: " + skipped + ")") + ": "
+                            + rootMessage(firstFailure), firstFailure);
+                }
+                LOG.debug("rule {} failed planning, planning again without it: {}", rule, sql, e);
+            }
+        }
+    }
+
+    /** How many failing rules one statement may have left out before it is refused. */
+    static final int MAX_SKIPPED_RULES = 4;
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = String.valueOf(root.getMessage());
+        int nl = m.indexOf('\n');
+        return root.getClass().getSimpleName() + ": " + (nl < 0 ? m : m.substring(0, nl));
+    }
+
+    private CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline,
+                             PlanningBudget budget, Set<RelOptRule> skipped) throws Exception {
         PlanningPhases phases = new PlanningPhases();
-        try {
+        {
             deadline.check();
             SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
             phases.mark("parse");
@@ -106,18 +159,19 @@ public final class CalcitePlanner {
             List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
             List<ColumnInfo> params = columns(paramType, null);
 
-            VolcanoPlanner planner = new VolcanoPlanner();
+            VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
+                    Contexts.of(new PlannerRules.Skipped(skipped))));
             planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
             planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
             planner.addRule(KvModifyRule.create(upsert));
             planner.setExecutor(RexUtil.EXECUTOR);
-            planner.addListener(new DeadlineListener(deadline));
+            planner.addListener(budget);
             RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
             // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
             // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
             // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
             cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
-                    new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())));
+                    budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
             phases.mark("planner");
             SqlToRelConverter converter = new SqlToRelConverter(
                     (rowType, queryString, schemaPath, viewPath) -> {
@@ -150,10 +204,23 @@ public final class CalcitePlanner {
                     phases.timed("rewrites", PlannerRules.rewrites()),
                     phases.timed("trim", PlannerRules.trim()),
                     phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
-                        PlannerRules.volcano(rel).forEach(p::addRule);
+                        PlannerRules.volcano(rel, skipped).forEach(p::addRule);
                         p.setRoot(rel);
                         p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
-                        return p.chooseDelegate().findBestExp();
+                        try {
+                            return p.chooseDelegate().findBestExp();
+                        } catch (RelOptPlanner.CannotPlanException e) {
+                            if (budget.spent()) {
+                                throw new StatementFailure(new SqlError(SqlState.STATEMENT_TOO_COMPLEX,
+                                        "statement too complex: the optimizer found no plan within "
+                                        + PlanningBudget.RULE_ATTEMPTS + " rule attempts", e));
+                            }
+                            throw e;
+                        } finally {
+                            if (budget.spent()) {
+                                LOG.debug("planning budget spent, the best plan found so far is used: {}", sql);
+                            }
+                        }
                     }),
                     phases.timed("calcs", PlannerRules.calcs()));
             // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
@@ -188,14 +255,10 @@ public final class CalcitePlanner {
             String explain = RelOptUtil.toString(best);
             phases.mark("explain");
             if (LOG.isDebugEnabled()) {
-                LOG.debug("planned in {}: {}\n{}", phases, sql, explain);
+                LOG.debug("planned in {}, {}: {}\n{}", phases, budget, sql, explain);
             }
             return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
                     sizes);
-        } catch (SqlError e) {
-            throw e;
-        } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
-            throw SqlErrors.translate(e);
         }
     }
 
