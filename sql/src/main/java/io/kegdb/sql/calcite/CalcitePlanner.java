@@ -130,137 +130,135 @@ public final class CalcitePlanner {
     private CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline,
                              PlanningBudget budget, Set<RelOptRule> skipped) throws Exception {
         PlanningPhases phases = new PlanningPhases();
-        {
-            deadline.check();
-            SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
-            phases.mark("parse");
-            checkRowCounts(parsed);
-            EmptyLikeEscape.removeFrom(parsed);
-            RepeatedSortColumns.resolveIn(parsed);
-            boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
-            boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
-            if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
-            }
-            Properties props = new Properties();
-            props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
-            CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
-                    new CalciteConnectionConfigImpl(props));
-            SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
-                    typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
-                            .withIdentifierExpansion(true));
-            SqlNode validated = validate(validator, parsed);
-            phases.mark("validate");
-            deadline.check();
-            if (!query && touchesSystemSchema(reader, validated)) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
-            }
-            RelDataType paramType = parameterRowType(validator, validated);
-            RelDataType resultType = validator.getValidatedNodeType(validated);
-            List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
-            List<ColumnInfo> params = columns(paramType, null);
-
-            VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
-                    Contexts.of(new PlannerRules.Skipped(skipped))));
-            planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
-            planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
-            planner.addRule(KvModifyRule.create(upsert));
-            planner.setExecutor(RexUtil.EXECUTOR);
-            planner.addListener(budget);
-            RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
-            // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
-            // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
-            // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
-            cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
-                    budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
-            phases.mark("planner");
-            SqlToRelConverter converter = new SqlToRelConverter(
-                    (rowType, queryString, schemaPath, viewPath) -> {
-                        throw new UnsupportedOperationException("views are not supported");
-                    },
-                    validator, reader, cluster, StandardConvertletTable.INSTANCE,
-                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
-                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
-                            .withInSubQueryThreshold(Integer.MAX_VALUE));
-            RelRoot root = converter.convertQuery(validated, false, true);
-            TableSizes sizes = TableSizes.of(root.rel);
-            phases.mark("sql-to-rel");
-            deadline.check();
-            Program program = PlannerRules.sequence(phases.timed("join-conditions",
-                    // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
-                    // gives o.k = ?), so each side's key condition reaches its scan below.
-                    PlannerRules.hep(List.of(PlannerRules.FILTER_INTO_JOIN, PlannerRules.JOIN_CONDITION_PUSH,
-                            JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
-                    phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
-                            KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
-                            KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
-                            KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
-                    // Calcite's Volcano phase registers its root twice, and fails, when the root already has
-                    // the required traits (a whole statement answered by one KvCount): an identity projection
-                    // goes above it, which Volcano removes again.
-                    (p, rel, traits, materializations, lattices) -> rel.getTraitSet().equals(traits)
-                            ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
-                                    rel.getRowType()), rel.getRowType(), Set.of())
-                            : rel,
-                    phases.timed("rewrites", PlannerRules.rewrites()),
-                    phases.timed("trim", PlannerRules.trim()),
-                    phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
-                        PlannerRules.volcano(rel, skipped).forEach(p::addRule);
-                        p.setRoot(rel);
-                        p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
-                        try {
-                            return p.chooseDelegate().findBestExp();
-                        } catch (RelOptPlanner.CannotPlanException e) {
-                            if (budget.spent()) {
-                                throw new StatementFailure(new SqlError(SqlState.STATEMENT_TOO_COMPLEX,
-                                        "statement too complex: the optimizer found no plan within "
-                                        + PlanningBudget.RULE_ATTEMPTS + " rule attempts", e));
-                            }
-                            throw e;
-                        } finally {
-                            if (budget.spent()) {
-                                LOG.debug("planning budget spent, the best plan found so far is used: {}", sql);
-                            }
-                        }
-                    }),
-                    phases.timed("calcs", PlannerRules.calcs()));
-            // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
-            // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
-            RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
-                    .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
-            if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
-                RexBuilder rexBuilder = cluster.getRexBuilder();
-                List<RexNode> exprs = new ArrayList<>();
-                List<String> names = new ArrayList<>();
-                for (var field : root.fields) {
-                    exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
-                    names.add(field.getValue());
-                }
-                // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
-                best = EnumerableCalc.create(best,
-                        RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
-            }
-            deadline.check();
-            Map<String, Object> stash = new HashMap<>();
-            Bindable<?> bindable;
-            // Calcite hands the generated Java to this hook just before compiling it.
-            Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
-            try {
-                bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
-                        EnumerableRel.Prefer.ARRAY);
-            } finally {
-                generated.close();
-            }
-            phases.mark("compile");
-            deadline.check();
-            String explain = RelOptUtil.toString(best);
-            phases.mark("explain");
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("planned in {}, {}: {}\n{}", phases, budget, sql, explain);
-            }
-            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
-                    sizes);
+        deadline.check();
+        SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+        phases.mark("parse");
+        checkRowCounts(parsed);
+        EmptyLikeEscape.removeFrom(parsed);
+        RepeatedSortColumns.resolveIn(parsed);
+        boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
+        boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
+        if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
         }
+        Properties props = new Properties();
+        props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+        CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
+                new CalciteConnectionConfigImpl(props));
+        SqlValidator validator = SqlValidatorUtil.newValidator(SqlStdOperatorTable.instance(), reader,
+                typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
+                        .withIdentifierExpansion(true));
+        SqlNode validated = validate(validator, parsed);
+        phases.mark("validate");
+        deadline.check();
+        if (!query && touchesSystemSchema(reader, validated)) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
+        }
+        RelDataType paramType = parameterRowType(validator, validated);
+        RelDataType resultType = validator.getValidatedNodeType(validated);
+        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
+        List<ColumnInfo> params = columns(paramType, null);
+
+        VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
+                Contexts.of(new PlannerRules.Skipped(skipped))));
+        planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+        planner.addRule(KvModifyRule.create(upsert));
+        planner.setExecutor(RexUtil.EXECUTOR);
+        planner.addListener(budget);
+        RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+        // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
+        // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
+        // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
+                budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
+        phases.mark("planner");
+        SqlToRelConverter converter = new SqlToRelConverter(
+                (rowType, queryString, schemaPath, viewPath) -> {
+                    throw new UnsupportedOperationException("views are not supported");
+                },
+                validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                        // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+        RelRoot root = converter.convertQuery(validated, false, true);
+        TableSizes sizes = TableSizes.of(root.rel);
+        phases.mark("sql-to-rel");
+        deadline.check();
+        Program program = PlannerRules.sequence(phases.timed("join-conditions",
+                // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
+                // gives o.k = ?), so each side's key condition reaches its scan below.
+                PlannerRules.hep(List.of(PlannerRules.FILTER_INTO_JOIN, PlannerRules.JOIN_CONDITION_PUSH,
+                        JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
+                phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
+                        KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
+                        KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
+                        KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
+                // Calcite's Volcano phase registers its root twice, and fails, when the root already has
+                // the required traits (a whole statement answered by one KvCount): an identity projection
+                // goes above it, which Volcano removes again.
+                (p, rel, traits, materializations, lattices) -> rel.getTraitSet().equals(traits)
+                        ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
+                                rel.getRowType()), rel.getRowType(), Set.of())
+                        : rel,
+                phases.timed("rewrites", PlannerRules.rewrites()),
+                phases.timed("trim", PlannerRules.trim()),
+                phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
+                    PlannerRules.volcano(rel, skipped).forEach(p::addRule);
+                    p.setRoot(rel);
+                    p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
+                    try {
+                        return p.chooseDelegate().findBestExp();
+                    } catch (RelOptPlanner.CannotPlanException e) {
+                        if (budget.spent()) {
+                            throw new StatementFailure(new SqlError(SqlState.STATEMENT_TOO_COMPLEX,
+                                    "statement too complex: the optimizer found no plan within "
+                                    + PlanningBudget.RULE_ATTEMPTS + " rule attempts", e));
+                        }
+                        throw e;
+                    } finally {
+                        if (budget.spent()) {
+                            LOG.debug("planning budget spent, the best plan found so far is used: {}", sql);
+                        }
+                    }
+                }),
+                phases.timed("calcs", PlannerRules.calcs()));
+        // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
+        // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
+        RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
+                .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
+        if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
+            RexBuilder rexBuilder = cluster.getRexBuilder();
+            List<RexNode> exprs = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (var field : root.fields) {
+                exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
+                names.add(field.getValue());
+            }
+            // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
+            best = EnumerableCalc.create(best,
+                    RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
+        }
+        deadline.check();
+        Map<String, Object> stash = new HashMap<>();
+        Bindable<?> bindable;
+        // Calcite hands the generated Java to this hook just before compiling it.
+        Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
+        try {
+            bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
+                    EnumerableRel.Prefer.ARRAY);
+        } finally {
+            generated.close();
+        }
+        phases.mark("compile");
+        deadline.check();
+        String explain = RelOptUtil.toString(best);
+        phases.mark("explain");
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("planned in {}, {}: {}\n{}", phases, budget, sql, explain);
+        }
+        return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
+                sizes);
     }
 
     /**

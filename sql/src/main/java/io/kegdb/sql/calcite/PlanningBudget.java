@@ -119,7 +119,8 @@ final class PlanningBudget implements RelOptListener {
     /** What planning spent, for the planner's debug log. */
     @Override
     public String toString() {
-        return attempts + " cost-based rule attempts, " + metadataCalls + " metadata calls" + (spent() ? ", spent" : "");
+        return attempts + " cost-based rule attempts, " + metadataCalls + " metadata calls"
+                + (spent() ? ", budget spent" : "");
     }
 
     @Override
