@@ -27,6 +27,11 @@ public final class SqlState {
     public static final String CARDINALITY_VIOLATION = "21000";
     /** Invalid authorization specification: the caller's identity was not accepted. */
     public static final String INVALID_AUTHORIZATION = "28000";
+    /**
+     * Feature not supported: a statement form the planner cannot handle (the message names what failed). Used
+     * for nothing routine: connection pools such as HikariCP close a connection on it.
+     */
+    public static final String FEATURE_NOT_SUPPORTED = "0A000";
     /** Data exception, no subclass. */
     public static final String DATA_EXCEPTION = "22000";
     /** String data, right truncation: a value (or a key or value of the store) is too long. */

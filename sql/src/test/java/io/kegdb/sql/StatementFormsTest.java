@@ -205,4 +205,16 @@ class StatementFormsTest {
         assertEquals(List.of(row("значение ☃")), rows(s, "SELECT v FROM kv WHERE k = 'ключ'"));
         assertEquals(List.of(row("ключ")), rows(s, "SELECT k FROM kv WHERE v LIKE 'знач%'"));
     }
+
+    /** A column selected twice may be sorted by its name (H2, SQLite and PostgreSQL accept it). */
+    @Test
+    void orderByAColumnSelectedTwice() throws SqlError {
+        update(s, "CREATE TABLE twice (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "INSERT INTO twice VALUES (1, 10), (2, NULL), (3, 30)");
+        assertEquals(List.of(row(1L, 1L), row(2L, 2L), row(3L, 3L)), rows(s, "SELECT k, k FROM twice ORDER BY k"));
+        assertEquals(List.of(row(3L, 3L), row(2L, 2L)),
+                rows(s, "SELECT k, k FROM twice ORDER BY k DESC NULLS LAST LIMIT 2"));
+        // Different expressions under one name stay ambiguous, as in PostgreSQL.
+        SqlTestSupport.fails("42000", s, "SELECT v AS k, k FROM twice ORDER BY k");
+    }
 }

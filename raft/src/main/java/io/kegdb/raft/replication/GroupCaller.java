@@ -120,7 +120,8 @@ public final class GroupCaller {
             }
             return id;
         } catch (ReplicationException e) {
-            throw e.kind() == ReplicationException.Kind.UNAVAILABLE ? e
+            // An unknown outcome of the opening wrote no data; a refusal (TLS, authorization) stays what it is.
+            throw e.kind() != ReplicationException.Kind.OUTCOME_UNKNOWN ? e
                     : new ReplicationException(ReplicationException.Kind.UNAVAILABLE, e.getMessage(), e);
         } finally {
             opening.unlock();

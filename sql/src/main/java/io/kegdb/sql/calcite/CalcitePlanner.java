@@ -5,6 +5,7 @@ import io.kegdb.sql.Deadline;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.plan.StatementFailure;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
@@ -14,7 +15,10 @@ import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
 import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.ConventionTraitDef;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.plan.volcano.VolcanoPlanner;
@@ -52,6 +56,7 @@ import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -74,129 +79,186 @@ public final class CalcitePlanner {
         return typeFactory;
     }
 
+    /**
+     * Plans {@code sql}. A Calcite rule that fails with an internal error on the statement (calcite-core 1.42.0
+     * has rules that do on some shapes: a type mismatch in AggregateReduceFunctionsRule, an assertion in
+     * ProjectMergeRule) is named and left out of the next try, at most {@link #MAX_SKIPPED_RULES} of them;
+     * the optimizations left give a correct plan. A statement that still cannot be planned fails with 0A000
+     * naming what failed.
+     */
     public CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline) throws SqlError {
-        PlanningPhases phases = new PlanningPhases();
-        try {
-            deadline.check();
-            SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
-            phases.mark("parse");
-            checkRowCounts(parsed);
-            EmptyLikeEscape.removeFrom(parsed);
-            FunctionLibrary.respell(parsed);
-            boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
-            boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
-            if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
-            }
-            Properties props = new Properties();
-            props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
-            CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
-                    new CalciteConnectionConfigImpl(props));
-            SqlValidator validator = SqlValidatorUtil.newValidator(FunctionLibrary.operatorTable(), reader,
-                    typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
-                            .withIdentifierExpansion(true));
-            SqlNode validated = validate(validator, parsed);
-            phases.mark("validate");
-            deadline.check();
-            if (!query && touchesSystemSchema(reader, validated)) {
-                throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
-            }
-            RelDataType paramType = parameterRowType(validator, validated);
-            RelDataType resultType = validator.getValidatedNodeType(validated);
-            List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
-            List<ColumnInfo> params = columns(paramType, null);
-
-            VolcanoPlanner planner = new VolcanoPlanner();
-            planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
-            planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
-            planner.addRule(KvModifyRule.create(upsert));
-            planner.setExecutor(RexUtil.EXECUTOR);
-            planner.addListener(new DeadlineListener(deadline));
-            RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
-            // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
-            // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
-            // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
-            cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
-                    new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())));
-            phases.mark("planner");
-            SqlToRelConverter converter = new SqlToRelConverter(
-                    (rowType, queryString, schemaPath, viewPath) -> {
-                        throw new UnsupportedOperationException("views are not supported");
-                    },
-                    validator, reader, cluster, StandardConvertletTable.INSTANCE,
-                    SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
-                            // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
-                            .withInSubQueryThreshold(Integer.MAX_VALUE));
-            RelRoot root = converter.convertQuery(validated, false, true);
-            TableSizes sizes = TableSizes.of(root.rel);
-            phases.mark("sql-to-rel");
-            deadline.check();
-            Program program = PlannerRules.sequence(phases.timed("join-conditions",
-                    // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
-                    // gives o.k = ?), so each side's key condition reaches its scan below.
-                    PlannerRules.hep(List.of(PlannerRules.FILTER_INTO_JOIN, PlannerRules.JOIN_CONDITION_PUSH,
-                            JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
-                    phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
-                            KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
-                            KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
-                            KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
-                    // Calcite's Volcano phase registers its root twice, and fails, when the root already has
-                    // the required traits (a whole statement answered by one KvCount): an identity projection
-                    // goes above it, which Volcano removes again.
-                    (p, rel, traits, materializations, lattices) -> rel.getTraitSet().equals(traits)
-                            ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
-                                    rel.getRowType()), rel.getRowType(), Set.of())
-                            : rel,
-                    phases.timed("rewrites", PlannerRules.rewrites()),
-                    phases.timed("trim", PlannerRules.trim()),
-                    phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
-                        PlannerRules.volcano(rel).forEach(p::addRule);
-                        p.setRoot(rel);
-                        p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
-                        return p.chooseDelegate().findBestExp();
-                    }),
-                    phases.timed("calcs", PlannerRules.calcs()));
-            // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
-            // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
-            RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
-                    .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
-            if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
-                RexBuilder rexBuilder = cluster.getRexBuilder();
-                List<RexNode> exprs = new ArrayList<>();
-                List<String> names = new ArrayList<>();
-                for (var field : root.fields) {
-                    exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
-                    names.add(field.getValue());
-                }
-                // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
-                best = EnumerableCalc.create(best,
-                        RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
-            }
-            deadline.check();
-            Map<String, Object> stash = new HashMap<>();
-            Bindable<?> bindable;
-            // Calcite hands the generated Java to this hook just before compiling it.
-            Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
+        Set<RelOptRule> skipped = new LinkedHashSet<>();
+        Throwable firstFailure = null;
+        while (true) {
+            PlanningBudget budget = new PlanningBudget(deadline);
             try {
-                bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
-                        EnumerableRel.Prefer.ARRAY);
-            } finally {
-                generated.close();
+                return plan(sql, schema, defaultSchema, deadline, budget, skipped);
+            } catch (SqlError e) {
+                throw e;
+            } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
+                SqlError error = SqlErrors.translate(e);
+                boolean internal = error.sqlState().equals(SqlState.GENERAL_ERROR);
+                if (!internal && !(firstFailure != null && e instanceof RelOptPlanner.CannotPlanException)) {
+                    throw error; // about the statement (or its deadline), not a rule's failure
+                }
+                firstFailure = firstFailure == null ? e : firstFailure;
+                RelOptRule rule = internal ? budget.failingRule() : null;
+                if (rule == null || skipped.size() >= MAX_SKIPPED_RULES || !skipped.add(rule)) {
+                    throw new SqlError(SqlState.FEATURE_NOT_SUPPORTED, "this statement cannot be planned"
+                            + (skipped.isEmpty() ? "" : " (rules that failed on it: " + skipped + ")") + ": "
+                            + rootMessage(firstFailure), firstFailure);
+                }
+                LOG.debug("rule {} failed planning, planning again without it: {}", rule, sql, e);
             }
-            phases.mark("compile");
-            deadline.check();
-            String explain = RelOptUtil.toString(best);
-            phases.mark("explain");
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("planned in {}: {}\n{}", phases, sql, explain);
-            }
-            return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
-                    sizes);
-        } catch (SqlError e) {
-            throw e;
-        } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
-            throw SqlErrors.translate(e);
         }
+    }
+
+    /** How many failing rules one statement may have left out before it is refused. */
+    static final int MAX_SKIPPED_RULES = 4;
+
+    private static String rootMessage(Throwable t) {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root) {
+            root = root.getCause();
+        }
+        String m = String.valueOf(root.getMessage());
+        int nl = m.indexOf('\n');
+        return root.getClass().getSimpleName() + ": " + (nl < 0 ? m : m.substring(0, nl));
+    }
+
+    private CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline,
+                             PlanningBudget budget, Set<RelOptRule> skipped) throws Exception {
+        PlanningPhases phases = new PlanningPhases();
+        deadline.check();
+        SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
+        phases.mark("parse");
+        checkRowCounts(parsed);
+        EmptyLikeEscape.removeFrom(parsed);
+        RepeatedSortColumns.resolveIn(parsed);
+        FunctionLibrary.respell(parsed);
+        boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
+        boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
+        if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "unsupported statement: " + parsed.getKind());
+        }
+        Properties props = new Properties();
+        props.setProperty(CalciteConnectionProperty.CASE_SENSITIVE.camelName(), "true");
+        CalciteCatalogReader reader = new CalciteCatalogReader(schema.root, List.of(defaultSchema), typeFactory,
+                new CalciteConnectionConfigImpl(props));
+        SqlValidator validator = SqlValidatorUtil.newValidator(FunctionLibrary.operatorTable(), reader,
+                typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
+                        .withIdentifierExpansion(true));
+        SqlNode validated = validate(validator, parsed);
+        phases.mark("validate");
+        deadline.check();
+        if (!query && touchesSystemSchema(reader, validated)) {
+            throw new SqlError(SqlState.SYNTAX_ERROR, "tables of schema SYS are read-only");
+        }
+        RelDataType paramType = parameterRowType(validator, validated);
+        RelDataType resultType = validator.getValidatedNodeType(validated);
+        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
+        List<ColumnInfo> params = columns(paramType, null);
+
+        VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
+                Contexts.of(new PlannerRules.Skipped(skipped))));
+        planner.addRelTraitDef(ConventionTraitDef.INSTANCE);
+        planner.addRelTraitDef(RelCollationTraitDef.INSTANCE);
+        planner.addRule(KvModifyRule.create(upsert));
+        planner.setExecutor(RexUtil.EXECUTOR);
+        planner.addListener(budget);
+        RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
+        // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
+        // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
+        // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
+                budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
+        phases.mark("planner");
+        SqlToRelConverter converter = new SqlToRelConverter(
+                (rowType, queryString, schemaPath, viewPath) -> {
+                    throw new UnsupportedOperationException("views are not supported");
+                },
+                validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
+                        // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
+                        .withInSubQueryThreshold(Integer.MAX_VALUE));
+        RelRoot root = converter.convertQuery(validated, false, true);
+        TableSizes sizes = TableSizes.of(root.rel);
+        phases.mark("sql-to-rel");
+        deadline.check();
+        Program program = PlannerRules.sequence(phases.timed("join-conditions",
+                // Conditions move into joins and across their key equalities (kv.k = ? AND kv.k = o.k
+                // gives o.k = ?), so each side's key condition reaches its scan below.
+                PlannerRules.hep(List.of(PlannerRules.FILTER_INTO_JOIN, PlannerRules.JOIN_CONDITION_PUSH,
+                        JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
+                phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
+                        KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
+                        KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
+                        KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
+                // Calcite's Volcano phase registers its root twice, and fails, when the root already has
+                // the required traits (a whole statement answered by one KvCount): an identity projection
+                // goes above it, which Volcano removes again.
+                (p, rel, traits, materializations, lattices) -> rel.getTraitSet().equals(traits)
+                        ? LogicalProject.create(rel, List.of(), cluster.getRexBuilder().identityProjects(
+                                rel.getRowType()), rel.getRowType(), Set.of())
+                        : rel,
+                phases.timed("rewrites", PlannerRules.rewrites()),
+                phases.timed("trim", PlannerRules.trim()),
+                phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
+                    PlannerRules.volcano(rel, skipped).forEach(p::addRule);
+                    p.setRoot(rel);
+                    p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
+                    try {
+                        return p.chooseDelegate().findBestExp();
+                    } catch (RelOptPlanner.CannotPlanException e) {
+                        if (budget.spent()) {
+                            throw new StatementFailure(new SqlError(SqlState.STATEMENT_TOO_COMPLEX,
+                                    "statement too complex: the optimizer found no plan within "
+                                    + PlanningBudget.RULE_ATTEMPTS + " rule attempts", e));
+                        }
+                        throw e;
+                    } finally {
+                        if (budget.spent()) {
+                            LOG.debug("planning budget spent, the best plan found so far is used: {}", sql);
+                        }
+                    }
+                }),
+                phases.timed("calcs", PlannerRules.calcs()));
+        // The result order is a required trait of the root (Calcite turns a Sort into such a requirement);
+        // the final projection of the root's fields goes on top afterwards, as Calcite's own prepare does.
+        RelNode best = program.run(planner, root.rel, planner.emptyTraitSet()
+                .replace(EnumerableConvention.INSTANCE).replace(root.collation), List.of(), List.of());
+        if (query && (!root.isRefTrivial() || !root.isNameTrivial())) {
+            RexBuilder rexBuilder = cluster.getRexBuilder();
+            List<RexNode> exprs = new ArrayList<>();
+            List<String> names = new ArrayList<>();
+            for (var field : root.fields) {
+                exprs.add(rexBuilder.makeInputRef(best, field.getKey()));
+                names.add(field.getValue());
+            }
+            // A Calc, not an EnumerableProject: Calcite implements projections only as calcs.
+            best = EnumerableCalc.create(best,
+                    RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
+        }
+        deadline.check();
+        Map<String, Object> stash = new HashMap<>();
+        Bindable<?> bindable;
+        // Calcite hands the generated Java to this hook just before compiling it.
+        Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
+        try {
+            bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
+                    EnumerableRel.Prefer.ARRAY);
+        } finally {
+            generated.close();
+        }
+        phases.mark("compile");
+        deadline.check();
+        String explain = RelOptUtil.toString(best);
+        phases.mark("explain");
+        if (LOG.isDebugEnabled()) {
+            LOG.debug("planned in {}, {}: {}\n{}", phases, budget, sql, explain);
+        }
+        return new CalcitePlan(schema, typeFactory, query, params, paramType, columns, bindable, stash, explain,
+                sizes);
     }
 
     /**

@@ -2,14 +2,11 @@ package io.kegdb.sql.calcite;
 
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.util.ImmutableBitSet;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -40,11 +37,11 @@ final class KvProjectRule extends RelOptRule {
         if (scan.keysOnly) {
             return;
         }
-        List<RexNode> used = new ArrayList<>(project.getProjects());
+        // A correlated sub-query reads the row's other fields through its correlation variable.
+        ImmutableBitSet refs = SubQueries.inputFields(project.getProjects(), project.getVariablesSet());
         if (filter != null) {
-            used.add(filter.getCondition());
+            refs = refs.union(SubQueries.inputFields(List.of(filter.getCondition()), filter.getVariablesSet()));
         }
-        ImmutableBitSet refs = RelOptUtil.InputFinder.bits(used, null);
         if (!ImmutableBitSet.of(0).contains(refs)) {
             return;
         }

@@ -18,6 +18,7 @@ import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexOver;
 
 import java.math.BigDecimal;
+import java.util.List;
 
 /**
  * {@code ORDER BY K [DESC]} and/or {@code LIMIT/OFFSET} over a scan (directly or through a projection)
@@ -58,6 +59,12 @@ final class KvSortRule extends RelOptRule {
         if (scan.limited() || scan.descending
                 || (project != null && RexOver.containsOver(project.getProjects(), null))) {
             return; // a window function must see every row before the limit
+        }
+        if ((filter != null && SubQueries.becomeJoins(List.of(filter.getCondition())))
+                || (project != null && SubQueries.becomeJoins(project.getProjects()))) {
+            // A sub-query (or a correlation) is rewritten into a join later, and a join does not keep its
+            // input's order: a limit left above it would take the join's first rows, not the scan's.
+            return;
         }
         RelCollation collation = sort.getCollation();
         boolean descending = false;

@@ -1,5 +1,6 @@
 package io.kegdb.sql.calcite;
 
+import io.kegdb.sql.plan.StatementFailure;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.RelOptCostImpl;
@@ -19,6 +20,8 @@ import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.SetOp;
 import org.apache.calcite.rel.core.Join;
+import org.apache.calcite.rel.core.JoinRelType;
+import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.metadata.ChainedRelMetadataProvider;
 import org.apache.calcite.rel.metadata.DefaultRelMetadataProvider;
@@ -82,9 +85,12 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The rules and programs {@link CalcitePlanner} runs, each rule built from its own config. Calcite's catalogues
@@ -93,6 +99,8 @@ import java.util.List;
  * statement (the cold start of {@code kegdb bench sql}), mostly for rules no KegDB statement runs.
  */
 final class PlannerRules {
+
+    private static final Logger LOG = LoggerFactory.getLogger(PlannerRules.class);
 
     static final RelOptRule FILTER_INTO_JOIN = FilterJoinRule.FilterIntoJoinRule.FilterIntoJoinRuleConfig.DEFAULT
             .toRule();
@@ -109,7 +117,7 @@ final class PlannerRules {
      * match and no rule of the others makes one, so it could not fire: each group's rules are built the first time
      * a statement needs them.
      */
-    static List<RelOptRule> volcano(RelNode tree) {
+    static List<RelOptRule> volcano(RelNode tree, Set<RelOptRule> skipped) {
         Shape shape = Shape.of(tree);
         List<RelOptRule> rules = new ArrayList<>(Always.RULES);
         if (shape.joins) {
@@ -130,6 +138,7 @@ final class PlannerRules {
         if (shape.matches) {
             rules.add(MatchRule.Config.DEFAULT.toRule());
         }
+        rules.removeAll(skipped);
         return rules;
     }
 
@@ -159,11 +168,38 @@ final class PlannerRules {
 
     /** Calcite's join rules and, first, the lookup join on a key. */
     private static final class Joins {
+        /**
+         * A join with an aggregate on its right becomes a semi-join with the aggregate's input when the aggregate is
+         * distinct on the join's keys. Calcite's rules (calcite-core 1.42.0) also fire on an aggregate with no group
+         * keys, which yields exactly one row even over an empty input: {@code x JOIN (SELECT COUNT(*) FROM empty) ON
+         * TRUE}, as the rewrite of {@code k = 1 OR v IN (SELECT ... empty)} holds, lost every row. Here they need at
+         * least one group key.
+         */
+        private static final RelOptRule PROJECT_TO_SEMI_JOIN = SemiJoinRule.ProjectToSemiJoinRule
+                .ProjectToSemiJoinRuleConfig.DEFAULT
+                .withOperandSupplier(b -> b.operand(Project.class).oneInput(b2 -> b2.operand(Join.class)
+                        .predicate(Joins::innerOrLeft).inputs(b3 -> b3.operand(RelNode.class).anyInputs(),
+                                b4 -> b4.operand(Aggregate.class).predicate(Joins::grouped).anyInputs())))
+                .as(SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.class).toRule();
+        private static final RelOptRule JOIN_TO_SEMI_JOIN = SemiJoinRule.JoinToSemiJoinRule
+                .JoinToSemiJoinRuleConfig.DEFAULT
+                .withOperandSupplier(b -> b.operand(Join.class).predicate(Joins::innerOrLeft)
+                        .inputs(b2 -> b2.operand(RelNode.class).anyInputs(),
+                                b3 -> b3.operand(Aggregate.class).predicate(Joins::grouped).anyInputs()))
+                .as(SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.class).toRule();
+
+        private static boolean innerOrLeft(Join join) {
+            return join.getJoinType() == JoinRelType.INNER || join.getJoinType() == JoinRelType.LEFT;
+        }
+
+        private static boolean grouped(Aggregate aggregate) {
+            return aggregate.getGroupCount() > 0;
+        }
+
         private static final List<RelOptRule> CALCITE = List.of(FILTER_INTO_JOIN, JOIN_CONDITION_PUSH,
                 JoinPushExpressionsRule.Config.DEFAULT.toRule(), JoinCommuteRule.Config.DEFAULT.toRule(),
                 JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT,
-                SemiJoinRule.ProjectToSemiJoinRule.ProjectToSemiJoinRuleConfig.DEFAULT.toRule(),
-                SemiJoinRule.JoinToSemiJoinRule.JoinToSemiJoinRuleConfig.DEFAULT.toRule(),
+                PROJECT_TO_SEMI_JOIN, JOIN_TO_SEMI_JOIN,
                 AggregateJoinTransposeRule.Config.DEFAULT.toRule(), SortJoinTransposeRule.Config.DEFAULT.toRule(),
                 PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
                 SingleValuesOptimizationRules.JOIN_LEFT_INSTANCE, SingleValuesOptimizationRules.JOIN_RIGHT_INSTANCE,
@@ -279,20 +315,34 @@ final class PlannerRules {
         };
     }
 
-    /** A heuristic pass of {@code rules} to a fixed point, as Calcite's {@code Programs.hep} (no DAG). */
+    /**
+     * A heuristic pass of {@code rules} to a fixed point, as Calcite's {@code Programs.hep} (no DAG), within the
+     * statement's {@link PlanningBudget} (found in the planner's context): at most
+     * {@link PlanningBudget#HEURISTIC_MATCHES} rule applications, its deadline checked at each, and without the
+     * rules {@link Skipped} names.
+     */
     @SuppressWarnings("deprecation") // the metadata set-up Programs.hep itself does on calcite-core 1.42.0
     static Program hep(List<RelOptRule> rules) {
-        HepProgramBuilder builder = HepProgram.builder();
-        rules.forEach(builder::addRuleInstance);
-        HepProgram program = builder.build();
         return (planner, rel, traits, materializations, lattices) -> {
-            HepPlanner hep = new HepPlanner(program, null, true, null, RelOptCostImpl.FACTORY);
+            HepProgramBuilder builder = HepProgram.builder().addMatchLimit(PlanningBudget.HEURISTIC_MATCHES);
+            Skipped skipped = planner.getContext().unwrap(Skipped.class);
+            rules.stream().filter(r -> skipped == null || !skipped.rules().contains(r))
+                    .forEach(builder::addRuleInstance);
+            HepPlanner hep = new HepPlanner(builder.build(), null, true, null, RelOptCostImpl.FACTORY);
+            PlanningBudget budget = planner.getContext().unwrap(PlanningBudget.class);
+            if (budget != null) {
+                hep.addListener(budget);
+            }
             List<RelMetadataProvider> providers = new ArrayList<>(List.of(DefaultRelMetadataProvider.INSTANCE));
             hep.registerMetadataProviders(providers);
             rel.getCluster().setMetadataProvider(ChainedRelMetadataProvider.of(providers));
             hep.setRoot(rel);
             return hep.findBestExp();
         };
+    }
+
+    /** The rules one planning of a statement leaves out: rules that failed with an internal error on it before. */
+    record Skipped(Set<RelOptRule> rules) {
     }
 
     static Program calcs() {
@@ -307,11 +357,29 @@ final class PlannerRules {
      */
     static Program rewrites() {
         return (planner, rel, traits, materializations, lattices) -> needsRewrites(rel)
-                ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE), Programs.decorrelate(),
+                ? Programs.sequence(Programs.subQuery(DefaultRelMetadataProvider.INSTANCE),
+                        (p, r, t, m, l) -> ConstantGroupKeys.beforeDecorrelation(r), DECORRELATE,
                         Programs.measure(DefaultRelMetadataProvider.INSTANCE))
                         .run(planner, rel, traits, materializations, lattices)
                 : rel;
     }
+
+    /**
+     * Calcite's decorrelation, which turns correlations into joins. It is an optimization: a correlation it
+     * cannot rewrite stays a Correlate, run as a nested loop. When it fails on a statement (calcite-core 1.42.0
+     * throws "Decorrelation produced a relation with a different type" on some shapes), the statement keeps its
+     * correlations the same way.
+     */
+    private static final Program DECORRELATE = (planner, rel, traits, materializations, lattices) -> {
+        try {
+            return Programs.decorrelate().run(planner, rel, traits, materializations, lattices);
+        } catch (StatementFailure e) {
+            throw e; // the deadline or the planning budget
+        } catch (RuntimeException | AssertionError e) {
+            LOG.debug("decorrelation failed, the correlations stay nested loops", e);
+            return rel;
+        }
+    };
 
     /** Unused fields are trimmed from each relation, as Calcite's {@code Programs.trim}. */
     static Program trim() {

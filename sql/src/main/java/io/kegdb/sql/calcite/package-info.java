@@ -9,7 +9,7 @@
  * answered by the store, {@code KvCountSource}) and {@code KvTableModify} (DML, applied by
  * {@link io.kegdb.sql.calcite.KvModifier}); {@code KeyConditions} turns filter conditions into
  * {@code KeyPredicate}s of {@code KeyRange}s; {@code JoinKeyConditionRule} copies conditions across a join's
- * equalities; {@code DeadlineListener} stops the optimizer at the deadline.
+ * equalities; {@code PlanningBudget} bounds what planning may spend and stops it at the deadline.
  * Depends on {@code plan}, {@code catalog}, {@code txn} and the API package, not on {@code direct}.
  */
 package io.kegdb.sql.calcite;

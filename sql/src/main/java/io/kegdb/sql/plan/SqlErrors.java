@@ -94,6 +94,12 @@ public final class SqlErrors {
             // Calcite's validator lets EXISTS take an expression; only a sub-query can be converted.
             return new SqlError(SqlState.SYNTAX_ERROR, "a sub-query is needed here (" + message + ")", c);
         }
+        if (c instanceof AssertionError && message.matches("(?s)Identifier '.*' is not a group expr.*")) {
+            // Calcite's validator lets an outer column that is not grouped into a correlated sub-query of an
+            // aggregate query; the conversion then finds it is not a group expression.
+            return new SqlError(SqlState.SYNTAX_ERROR, message.replace("not a group expr",
+                    "neither grouped nor aggregated, as a sub-query of a GROUP BY query needs it to be"), c);
+        }
         if (c instanceof RuntimeException && message.startsWith("Substring error")) {
             return new SqlError(SqlState.SUBSTRING_ERROR, message, c);
         }

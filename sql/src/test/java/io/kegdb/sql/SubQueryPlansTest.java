@@ -1,0 +1,129 @@
+package io.kegdb.sql;
+
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+import java.util.List;
+
+import static io.kegdb.sql.SqlTestSupport.row;
+import static io.kegdb.sql.SqlTestSupport.rows;
+import static io.kegdb.sql.SqlTestSupport.update;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+/**
+ * Sub-queries, correlations and the KegDB rules that run before Calcite rewrites them into joins: orders and
+ * limits, empty and always-empty sub-queries, correlations on value columns. Expected rows are what H2 and SQLite
+ * answer for the same statements.
+ */
+class SubQueryPlansTest {
+
+    private SqlFixture sql;
+    private SqlSession s;
+
+    @BeforeEach
+    void open() throws SqlError {
+        sql = SqlFixture.inMemory();
+        s = sql.session();
+        update(s, "CREATE TABLE n4 (k BIGINT PRIMARY KEY, v VARCHAR)");
+        update(s, "CREATE TABLE n5 (k BIGINT PRIMARY KEY, v VARCHAR)");
+        update(s, "CREATE TABLE a1 (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "CREATE TABLE e0 (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "INSERT INTO n4 VALUES (1, 'a'), (5, 'b'), (22, 'c'), (30, 'd'), (65536, 'e'), (-3, 'f')");
+        update(s, "INSERT INTO n5 VALUES (1, 'a'), (5, 'x')");
+        update(s, "INSERT INTO a1 VALUES (1, 10), (2, NULL), (3, 30), (10, 1)");
+        // e0 has held a row, so its keyspace is not brand new, and is empty now.
+        update(s, "INSERT INTO e0 VALUES (1, 1)");
+        update(s, "DELETE FROM e0");
+    }
+
+    @AfterEach
+    void close() {
+        sql.close();
+    }
+
+    private List<List<Object>> keys(Object... keys) {
+        return java.util.Arrays.stream(keys).map(k -> row(k)).toList();
+    }
+
+    /** A limit under ORDER BY K stays above the join a sub-query in the filter becomes. */
+    @Test
+    void orderAndLimitAboveASubQueryJoin() throws SqlError {
+        assertEquals(keys(65536L, 30L),
+                rows(s, "SELECT k FROM n4 WHERE k NOT IN (SELECT k FROM n5) ORDER BY k DESC LIMIT 2"));
+        assertEquals(keys(65536L, 30L), rows(s,
+                "SELECT k FROM n4 WHERE NOT EXISTS (SELECT 1 FROM n5 WHERE n5.k = n4.k) ORDER BY k DESC LIMIT 2"));
+        assertEquals(keys(65536L, 30L), rows(s,
+                "SELECT k FROM n4 WHERE k IN (SELECT k FROM n4 WHERE k > 0) ORDER BY k DESC FETCH FIRST 2 ROWS ONLY"));
+        assertEquals(keys(30L, 22L),
+                rows(s, "SELECT k FROM n4 WHERE k NOT IN (SELECT k FROM n5) ORDER BY k DESC LIMIT 2 OFFSET 1"));
+        assertEquals(keys(65536L, 30L), rows(s, "SELECT k FROM n4 WHERE v > (SELECT MIN(v) FROM n5"
+                + " WHERE n5.k = n4.k) OR k > 20 ORDER BY k DESC LIMIT 2"));
+        assertEquals(List.of(row(65536L, 0L), row(30L, 0L)),
+                rows(s, "SELECT k, (SELECT COUNT(*) FROM n5 WHERE n5.k = n4.k) FROM n4 ORDER BY k DESC LIMIT 2"));
+        // A correlation on a value column is a hash join, which keeps no order in either direction.
+        assertEquals(keys(3L, 2L), rows(s, "SELECT x.k FROM a1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM a1 y WHERE y.v = x.v + 9) ORDER BY x.k DESC LIMIT 2"));
+        assertEquals(keys(1L, 2L), rows(s, "SELECT x.k FROM a1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM a1 y WHERE y.v = x.v + 9) ORDER BY x.k LIMIT 2"));
+        assertEquals(keys(1L), rows(s, "SELECT x.k FROM a1 x WHERE x.v > (SELECT MIN(y.v) FROM a1 y"
+                + " WHERE y.k <> x.k) ORDER BY x.k LIMIT 1"));
+    }
+
+    /** An uncorrelated EXISTS over an empty table beside a correlated sub-query. */
+    @Test
+    void uncorrelatedExistsBesideACorrelation() throws SqlError {
+        String counted = "SELECT x.k, (SELECT COUNT(*) FROM a1 y WHERE y.k = x.k) FROM a1 x WHERE ";
+        String ordered = " ORDER BY x.k";
+        assertEquals(List.of(), rows(s, counted + "EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 1L), row(2L, 1L), row(3L, 1L), row(10L, 1L)),
+                rows(s, counted + "NOT EXISTS (SELECT 1 FROM e0)" + ordered));
+        assertEquals(List.of(), rows(s, counted + "EXISTS (SELECT DISTINCT 1 FROM e0)"));
+        assertEquals(List.of(), rows(s, counted + "1 IN (SELECT 1 FROM e0)"));
+        // A constant GROUP BY over an empty table has no group, so the scalar sub-query is NULL.
+        assertEquals(List.of(row(1L, 1L, null), row(2L, 1L, null), row(3L, 1L, null), row(10L, 1L, null)),
+                rows(s, "SELECT x.k, (SELECT COUNT(*) FROM a1 y WHERE y.k = x.k),"
+                        + " (SELECT COUNT(*) FROM e0 GROUP BY 'a') FROM a1 x ORDER BY x.k"));
+        assertEquals(0, update(s,
+                "UPDATE a1 SET v = (SELECT COUNT(*) FROM a1 y WHERE y.k = a1.k) WHERE EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 10L), row(2L, null), row(3L, 30L), row(10L, 1L)),
+                rows(s, "SELECT * FROM a1"), "nothing was written");
+        assertEquals(4, update(s, "UPDATE a1 SET v = (SELECT COUNT(*) FROM a1 y WHERE y.k = a1.k)"
+                + " WHERE NOT EXISTS (SELECT 1 FROM e0)"));
+        assertEquals(List.of(row(1L, 1L), row(2L, 1L), row(3L, 1L), row(10L, 1L)), rows(s, "SELECT * FROM a1"));
+    }
+
+    /** OR with a sub-query that is empty: the other side of the OR still selects its rows. */
+    @Test
+    void orWithAnEmptySubQuery() throws SqlError {
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE 7 < -8)"));
+        assertEquals(keys(1L), rows(s, "SELECT k FROM a1 WHERE k = 1 OR v IN (SELECT k FROM n5 WHERE v <> v)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR v IN (SELECT COUNT(*) FROM e0)"));
+        assertEquals(keys(3L), rows(s, "SELECT k FROM a1 WHERE k = 3 OR EXISTS (SELECT 1 FROM n5 WHERE 1 = 0)"));
+        assertEquals(keys(10L), rows(s, "SELECT k FROM a1 WHERE k = 10 OR v NOT IN (SELECT k FROM e0 WHERE k < 0)"
+                + " AND k < 0"));
+        assertEquals(3, update(s, "DELETE FROM a1 WHERE (k NOT IN (SELECT k FROM n4) OR v IN"
+                + " (SELECT k FROM n5 WHERE 7 < -8))"));
+        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT * FROM a1"));
+    }
+
+    /** A correlated sub-query that reads the outer row's value column (the scan must not become keys-only). */
+    @Test
+    void correlationOnAValueColumn() throws SqlError {
+        update(s, "INSERT INTO n5 VALUES (10, 'y')");
+        assertEquals(List.of(row(1L, 1L), row(2L, 0L), row(3L, 0L), row(10L, 1L)),
+                rows(s, "SELECT x.k, (SELECT COUNT(*) FROM n5 y WHERE y.k = x.v) FROM a1 x ORDER BY x.k"));
+        assertEquals(keys(1L, 3L, 10L), rows(s, "SELECT x.k FROM a1 x WHERE EXISTS (SELECT 1 FROM a1 y WHERE y.v = x.v) ORDER BY x.k"));
+        assertEquals(keys(1L, 10L), rows(s, "SELECT x.k FROM a1 x WHERE EXISTS (SELECT 1 FROM a1 y WHERE y.k = x.v) ORDER BY x.k"));
+        assertEquals(keys(2L, 3L, 10L),
+                rows(s, "SELECT x.k FROM a1 x WHERE x.k > (SELECT COUNT(*) FROM a1 y WHERE y.v > x.v) ORDER BY x.k"));
+        update(s, "CREATE TABLE d1 (k DECIMAL(10,2) PRIMARY KEY, v DECIMAL(10,2))");
+        update(s, "INSERT INTO d1 VALUES (1.5, 10), (2, NULL), (10, 1.5)");
+        List<List<Object>> counts = rows(s, "SELECT x.k, (SELECT COUNT(*) FROM d1 y WHERE y.k = x.v) FROM d1 x ORDER BY x.k");
+        assertEquals(List.of(1L, 0L, 1L), counts.stream().map(r -> r.get(1)).toList());
+        assertEquals(2, rows(s, "SELECT x.k FROM d1 x WHERE EXISTS (SELECT 1 FROM d1 y WHERE y.v = x.v)").size());
+        assertEquals(List.of(new java.math.BigDecimal("2.00")), rows(s, "SELECT x.k FROM d1 x WHERE NOT EXISTS"
+                + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
+                .toList());
+    }
+}
