@@ -45,6 +45,7 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
 import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
@@ -69,7 +70,7 @@ public final class CalcitePlanner {
 
     static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
 
-    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
+    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(KegTypeSystem.INSTANCE);
 
     JavaTypeFactory typeFactory() {
         return typeFactory;
@@ -128,6 +129,10 @@ public final class CalcitePlanner {
                             // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
+            // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
+            // prepare does for conformances that ask for it.
+            root = root.withRel(BigintSums.apply(
+                    new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()));
             TableSizes sizes = TableSizes.of(root.rel);
             phases.mark("sql-to-rel");
             deadline.check();
