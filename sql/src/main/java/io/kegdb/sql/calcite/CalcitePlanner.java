@@ -47,7 +47,6 @@ import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -124,7 +123,7 @@ public final class CalcitePlanner {
                     (rowType, queryString, schemaPath, viewPath) -> {
                         throw new UnsupportedOperationException("views are not supported");
                     },
-                    validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                    validator, reader, cluster, KegConvertletTable.INSTANCE,
                     SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
                             // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
