@@ -13,7 +13,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptUtil;
@@ -69,7 +68,7 @@ public final class CalcitePlanner {
 
     static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
 
-    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl(KegTypeSystem.INSTANCE);
+    private final JavaTypeFactory typeFactory = new KegTypeFactory();
 
     JavaTypeFactory typeFactory() {
         return typeFactory;
