@@ -82,6 +82,7 @@ public final class CalcitePlanner {
             phases.mark("parse");
             checkRowCounts(parsed);
             EmptyLikeEscape.removeFrom(parsed);
+            OrdinalLiterals.rewrite(parsed);
             boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
             boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
             if (!query && !parsed.getKind().belongsTo(SqlKind.DML)) {
