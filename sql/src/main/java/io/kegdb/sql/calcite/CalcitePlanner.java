@@ -130,8 +130,8 @@ public final class CalcitePlanner {
             RelRoot root = converter.convertQuery(validated, false, true);
             // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
             // prepare does for conformances that ask for it.
-            root = root.withRel(BigintSums.apply(
-                    new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()));
+            root = root.withRel(ValuesLiterals.apply(BigintSums.apply(
+                    new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
             TableSizes sizes = TableSizes.of(root.rel);
             phases.mark("sql-to-rel");
             deadline.check();
