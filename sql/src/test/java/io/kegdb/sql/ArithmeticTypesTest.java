@@ -123,4 +123,22 @@ class ArithmeticTypesTest {
         assertEquals(List.of(row(2147483647)), rows(s, "SELECT v FROM i WHERE k = 1"));
         assertEquals(List.of(row(5L)), rows(s, "SELECT COUNT(*) FROM i"));
     }
+
+    @Test
+    void castsAndStoredValuesRoundHalfUp() throws SqlError {
+        assertEquals(List.of(row(new BigDecimal("2.56"), new BigDecimal("-2.56"), 20, -20, 19L, new BigDecimal("1.01"))),
+                rows(s, "SELECT CAST(2.555 AS DECIMAL(6,2)), CAST(-2.555 AS DECIMAL(6,2)), CAST(19.5 AS INTEGER),"
+                        + " CAST(-19.5 AS INTEGER), CAST(19.4 AS BIGINT), CAST(1.005 AS DECIMAL(5,2))"));
+        assertEquals(List.of(row(new BigDecimal("0.666667"))),
+                rows(s, "SELECT AVG(x) FROM (VALUES (0.0), (1.0), (1.0)) AS t (x)"));
+        update(s, "CREATE TABLE r (k VARCHAR PRIMARY KEY, v DECIMAL(6,2))");
+        update(s, "INSERT INTO r (v, k) VALUES (1, 'a'), (NULL, 'b'), (2.555, 'c')");
+        update(s, "INSERT INTO r VALUES ('d', 2.555)");
+        update(s, "INSERT INTO r SELECT 'e', -2.555");
+        assertEquals(List.of(row("a", new BigDecimal("1.00")), row("b", null), row("c", new BigDecimal("2.56")),
+                row("d", new BigDecimal("2.56")), row("e", new BigDecimal("-2.56"))), rows(s, "SELECT * FROM r"));
+        update(s, "UPDATE i SET v = 7.5 WHERE k = 3");
+        update(s, "INSERT INTO i (v, k) VALUES (19.5, 6), (NULL, 7)");
+        assertEquals(List.of(row(3L, 8), row(6L, 20)), rows(s, "SELECT k, v FROM i WHERE k IN (3, 6)"));
+    }
 }

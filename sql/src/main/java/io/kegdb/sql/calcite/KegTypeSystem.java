@@ -7,6 +7,8 @@ import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 
+import java.math.RoundingMode;
+
 /**
  * The types of computed values (docs/SQL.md, "Types of expressions"). Calcite's default type system keeps
  * SUM and AVG in their argument's type (SUM of INTEGERs wraps, AVG of a DECIMAL(3,1) cannot hold the sum it
@@ -17,7 +19,8 @@ import org.apache.calcite.sql.type.SqlTypeUtil;
  *       is still DECIMAL(19, 0), as in DDL;</li>
  *   <li>SUM of TINYINT, SMALLINT or INTEGER is BIGINT, of BIGINT DECIMAL(38, 0), of DECIMAL(p, s)
  *       DECIMAL(38, s); of DOUBLE/REAL DOUBLE/REAL;</li>
- *   <li>AVG of an integer type is DOUBLE, of DECIMAL(p, s) DECIMAL(38, max(s, 6)), of DOUBLE/REAL itself.</li>
+ *   <li>AVG of an integer type is DOUBLE, of DECIMAL(p, s) DECIMAL(38, max(s, 6)), of DOUBLE/REAL itself;</li>
+ *   <li>casts round half up.</li>
  * </ul>
  */
 final class KegTypeSystem extends RelDataTypeSystemImpl {
@@ -45,6 +48,15 @@ final class KegTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public int getDefaultPrecision(SqlTypeName typeName) {
         return typeName == SqlTypeName.DECIMAL ? ColumnType.MAX_DECIMAL_PRECISION : super.getDefaultPrecision(typeName);
+    }
+
+    /**
+     * Casts to DECIMAL and to integer types round half up, as a value stored into a DECIMAL column does
+     * ({@code ColumnType.fit}) and as H2 and PostgreSQL do; Calcite's default cuts the digits off.
+     */
+    @Override
+    public RoundingMode roundingMode() {
+        return RoundingMode.HALF_UP;
     }
 
     @Override
