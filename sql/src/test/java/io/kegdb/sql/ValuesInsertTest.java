@@ -13,7 +13,10 @@ import static io.kegdb.sql.SqlTestSupport.rows;
 import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-/** Multi-row INSERT / UPSERT VALUES with NULLs and literals of other numeric types than their column's. */
+/**
+ * Multi-row INSERT / UPSERT VALUES with NULLs and literals of other numeric types than their column's; upserts
+ * whose update is wider than the column.
+ */
 class ValuesInsertTest {
 
     private SqlFixture sql;
@@ -44,5 +47,23 @@ class ValuesInsertTest {
         assertEquals(3, update(s, "INSERT INTO t2 (v, k) VALUES (1, 'a'), (NULL, 'b'), (2.5, 'c')"));
         assertEquals(List.of(row("a", new BigDecimal("1.00")), row("b", null), row("c", new BigDecimal("2.50"))),
                 rows(s, "SELECT * FROM t2"));
+    }
+
+    @Test
+    void upsertsWithAnExpressionWiderThanTheColumn() throws SqlError {
+        update(s, "CREATE TABLE u (k INTEGER PRIMARY KEY, v DECIMAL(15,3))");
+        update(s, "INSERT INTO u VALUES (1, 2.5)");
+        assertEquals(2, update(s, "INSERT INTO u VALUES (1, 3.5), (2, 4) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v * 10"));
+        assertEquals(1, update(s, "INSERT INTO u VALUES (2, 1) ON DUPLICATE KEY UPDATE v = v + VALUES(v) * 0.0005"));
+        assertEquals(List.of(row(1, new BigDecimal("35.000")), row(2, new BigDecimal("4.001"))),
+                rows(s, "SELECT * FROM u"));
+        SqlTestSupport.fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s,
+                "INSERT INTO u VALUES (1, 1) ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v * 1e15");
+        update(s, "CREATE TABLE w (k INTEGER PRIMARY KEY, v VARCHAR(4))");
+        update(s, "INSERT INTO w VALUES (1, 'ab')");
+        update(s, "INSERT INTO w VALUES (1, 'cd') ON CONFLICT (k) DO UPDATE SET v = EXCLUDED.v || 'x'");
+        assertEquals(List.of(row(1, "cdx")), rows(s, "SELECT * FROM w"));
+        update(s, "INSERT INTO w VALUES (1, 'ef') ON DUPLICATE KEY UPDATE v = VALUES(v) || 'y'");
+        assertEquals(List.of(row(1, "efy")), rows(s, "SELECT * FROM w"));
     }
 }
