@@ -176,6 +176,7 @@ public final class CalcitePlanner {
                 best = EnumerableCalc.create(best,
                         RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
             }
+            best = CaseBranchFlags.apply(best);
             deadline.check();
             Map<String, Object> stash = new HashMap<>();
             Bindable<?> bindable;
