@@ -129,7 +129,8 @@ public final class CalcitePlanner {
                             .withInSubQueryThreshold(Integer.MAX_VALUE));
             RelRoot root = converter.convertQuery(validated, false, true);
             // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
-            // prepare does for conformances that ask for it.
+            // prepare does for conformances that ask for it; sums of BIGINTs add in DECIMAL (BigintSums);
+            // VALUES literals take their column's type (ValuesLiterals).
             root = root.withRel(ValuesLiterals.apply(BigintSums.apply(
                     new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
             TableSizes sizes = TableSizes.of(root.rel);
