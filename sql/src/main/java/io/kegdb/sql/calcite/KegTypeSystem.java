@@ -19,7 +19,7 @@ import java.math.RoundingMode;
  *       is still DECIMAL(19, 0), as in DDL;</li>
  *   <li>SUM of TINYINT, SMALLINT or INTEGER is BIGINT, of BIGINT DECIMAL(38, 0), of DECIMAL(p, s)
  *       DECIMAL(38, s); of DOUBLE/REAL DOUBLE/REAL;</li>
- *   <li>AVG of an integer type is DOUBLE, of DECIMAL(p, s) DECIMAL(38, max(s, 6)), of DOUBLE/REAL itself;</li>
+ *   <li>AVG of an integer type is DOUBLE, of DECIMAL(p, s) DECIMAL(38, s + 10), of DOUBLE/REAL itself;</li>
  *   <li>casts round half up.</li>
  * </ul>
  */
@@ -29,8 +29,8 @@ final class KegTypeSystem extends RelDataTypeSystemImpl {
 
     /** Digits of a computed DECIMAL (SQL Server's and Oracle's limit; Calcite's division rule assumes 38). */
     static final int MAX_DECIMAL_PRECISION = 38;
-    /** Fractional digits an AVG of a DECIMAL keeps at least. */
-    private static final int AVG_MIN_SCALE = 6;
+    /** Fractional digits an AVG of a DECIMAL adds to its argument's (as H2). */
+    private static final int AVG_EXTRA_SCALE = 10;
 
     private KegTypeSystem() {
     }
@@ -79,7 +79,7 @@ final class KegTypeSystem extends RelDataTypeSystemImpl {
             avg = typeFactory.createSqlType(SqlTypeName.DOUBLE);
         } else if (SqlTypeUtil.isDecimal(argumentType)) {
             avg = typeFactory.createSqlType(SqlTypeName.DECIMAL, MAX_DECIMAL_PRECISION,
-                    Math.max(argumentType.getScale(), AVG_MIN_SCALE));
+                    Math.min(argumentType.getScale() + AVG_EXTRA_SCALE, MAX_DECIMAL_PRECISION));
         } else {
             return super.deriveAvgAggType(typeFactory, argumentType);
         }
