@@ -5,6 +5,7 @@ import io.kegdb.sql.direct.ForUpdatePlan;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import static io.kegdb.sql.SqlTestSupport.fails;
@@ -56,7 +57,7 @@ class IsolationTest {
         update(s[1], "UPDATE t SET v = v - 25 WHERE k = 'x'");
         update(s[1], "UPDATE t SET v = v + 25 WHERE k = 'y'");
         assertEquals(50, value(s[0], "y"), "the snapshot, not the later commit");
-        assertEquals(List.of(row(100L)), rows(s[0], "SELECT SUM(v) FROM t"));
+        assertEquals(List.of(row(new BigDecimal(100))), rows(s[0], "SELECT SUM(v) FROM t"));
         update(s[0], "UPDATE t SET v = 0 WHERE k = 'x'");
         commitFails(s[0]);
         assertEquals(25, value(s[1], "x"), "the failed commit wrote nothing");

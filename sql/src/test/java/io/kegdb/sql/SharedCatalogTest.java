@@ -3,6 +3,7 @@ package io.kegdb.sql;
 import io.kegdb.engine.KvStore;
 import org.junit.jupiter.api.Test;
 
+import java.math.BigDecimal;
 import java.util.List;
 
 import static io.kegdb.sql.SqlTestSupport.fails;
@@ -31,7 +32,7 @@ class SharedCatalogTest {
             assertEquals(List.of(row("cat", 4L)), rows(sb, "SELECT * FROM pets"));
             assertEquals(List.of(row(4L)), rows(sb, "SELECT legs FROM pets WHERE name = 'cat'"));
             update(sb, "INSERT INTO pets VALUES ('bird', 2)");
-            assertEquals(List.of(row(6L)), rows(sa, "SELECT SUM(legs) FROM pets"));
+            assertEquals(List.of(row(new BigDecimal(6))), rows(sa, "SELECT SUM(legs) FROM pets"));
             assertEquals(List.of("PETS"), b.tables().stream().filter(t -> t.schema().equals("PUBLIC")
                     && !t.name().equals("KV")).map(TableInfo::name).toList(), "metadata sees it too");
 

@@ -14,7 +14,6 @@ import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.config.CalciteConnectionConfigImpl;
 import org.apache.calcite.config.CalciteConnectionProperty;
-import org.apache.calcite.jdbc.JavaTypeFactoryImpl;
 import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.ConventionTraitDef;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -48,8 +47,8 @@ import org.apache.calcite.sql.util.SqlBasicVisitor;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 import org.apache.calcite.sql.validate.SqlValidator;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql2rel.SqlToRelConverter;
-import org.apache.calcite.sql2rel.StandardConvertletTable;
 import org.apache.calcite.tools.Program;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -73,7 +72,7 @@ public final class CalcitePlanner {
 
     static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
 
-    private final JavaTypeFactory typeFactory = new JavaTypeFactoryImpl();
+    private final JavaTypeFactory typeFactory = new KegTypeFactory();
 
     JavaTypeFactory typeFactory() {
         return typeFactory;
@@ -134,6 +133,7 @@ public final class CalcitePlanner {
         phases.mark("parse");
         checkRowCounts(parsed);
         EmptyLikeEscape.removeFrom(parsed);
+        OrdinalLiterals.rewrite(parsed);
         RepeatedSortColumns.resolveIn(parsed);
         FunctionLibrary.respell(parsed);
         boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
@@ -177,11 +177,16 @@ public final class CalcitePlanner {
                 (rowType, queryString, schemaPath, viewPath) -> {
                     throw new UnsupportedOperationException("views are not supported");
                 },
-                validator, reader, cluster, StandardConvertletTable.INSTANCE,
+                validator, reader, cluster, KegConvertletTable.INSTANCE,
                 SqlToRelConverter.config().withTrimUnusedFields(false).withExpand(false)
                         // IN lists stay OR/SEARCH conditions (multi-get) instead of joins with VALUES.
                         .withInSubQueryThreshold(Integer.MAX_VALUE));
         RelRoot root = converter.convertQuery(validated, false, true);
+        // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
+        // prepare does for conformances that ask for it; sums of BIGINTs add in DECIMAL (BigintSums);
+        // VALUES literals take their column's type (ValuesLiterals).
+        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(
+                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
         phases.mark("sql-to-rel");
         deadline.check();
@@ -239,6 +244,7 @@ public final class CalcitePlanner {
             best = EnumerableCalc.create(best,
                     RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
         }
+        best = CaseBranchFlags.apply(best);
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
         Bindable<?> bindable;

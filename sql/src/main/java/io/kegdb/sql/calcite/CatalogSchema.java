@@ -8,6 +8,7 @@ import org.apache.calcite.jdbc.CalciteSchema;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.Table;
 import org.apache.calcite.schema.impl.AbstractSchema;
+import org.apache.calcite.sql.type.SqlTypeName;
 
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,8 @@ public final class CatalogSchema {
         this.snapshot = snapshot;
         this.root = CalciteSchema.createRootSchema(false, false);
         SchemaPlus plus = root.plus();
+        // The type names DDL takes that Calcite's parser does not know (CAST(x AS BOOL)).
+        plus.add("BOOL", types -> types.createSqlType(SqlTypeName.BOOLEAN));
         snapshot.schemas().forEach((name, tables) -> {
             Map<String, Table> map = new LinkedHashMap<>();
             tables.forEach((t, def) -> map.put(t, new KvTable(def, store)));

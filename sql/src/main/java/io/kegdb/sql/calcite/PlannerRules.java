@@ -1,8 +1,10 @@
 package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.plan.StatementFailure;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.interpreter.Bindables;
+import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostImpl;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.hep.HepPlanner;
@@ -11,11 +13,15 @@ import org.apache.calcite.plan.hep.HepProgramBuilder;
 import org.apache.calcite.plan.volcano.AbstractConverter;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelVisitor;
+import org.apache.calcite.rel.convert.ConverterRule;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Correlate;
 import org.apache.calcite.rex.RexOver;
+import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Match;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.rel.logical.LogicalJoin;
 import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.SetOp;
@@ -144,10 +150,27 @@ final class PlannerRules {
 
     /** Implementation (enumerable conversions) and what applies to any statement. */
     private static final class Always {
+        /**
+         * Calcite's merge join, but not on a BOOLEAN key: the generated code makes a boolean key selector a
+         * Predicate1, which no mergeJoin method takes, and the statement failed to compile (a NOT IN over a
+         * BOOLEAN column). Such joins are hash joins.
+         */
+        static final RelOptRule MERGE_JOIN = ((ConverterRule) EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE).config
+                .withConversion(LogicalJoin.class, (LogicalJoin join) -> !joinsOnBoolean(join), Convention.NONE,
+                        EnumerableConvention.INSTANCE, "EnumerableMergeJoinRule")
+                .toRule();
+
+        private static boolean joinsOnBoolean(Join join) {
+            JoinInfo info = JoinInfo.createWithStrictEquality(join.getLeft(), join.getRight(), join.getCondition());
+            return info.leftKeys.stream().anyMatch(i -> join.getLeft().getRowType().getFieldList().get(i).getType()
+                    .getSqlTypeName() == SqlTypeName.BOOLEAN);
+        }
+
         static final List<RelOptRule> RULES = always();
 
         private static List<RelOptRule> always() {
             List<RelOptRule> rules = new ArrayList<>(EnumerableRules.ENUMERABLE_RULES);
+            rules.replaceAll(r -> r == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE ? MERGE_JOIN : r);
             rules.addAll(List.of(EnumerableRules.TO_INTERPRETER, Bindables.BINDABLE_TABLE_SCAN_RULE,
                     AbstractConverter.ExpandConversionRule.INSTANCE,
                     ProjectMergeRule.Config.DEFAULT.toRule(), ProjectRemoveRule.Config.DEFAULT.toRule(),

@@ -43,7 +43,7 @@ public enum ColumnType {
     DATE(Types.DATE),
     TIMESTAMP(Types.TIMESTAMP);
 
-    /** Calcite's largest DECIMAL precision (its default type system). */
+    /** The largest DECIMAL precision of a column: what the 9-byte key encoding holds (computed values go to 38). */
     public static final int MAX_DECIMAL_PRECISION = 19;
     /** Fractional-second digits a TIMESTAMP keeps (Calcite's internal form is milliseconds). */
     public static final int MAX_TIMESTAMP_PRECISION = 3;
