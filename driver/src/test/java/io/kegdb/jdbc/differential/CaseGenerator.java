@@ -160,17 +160,10 @@ final class CaseGenerator {
                 "MIN(" + column + ")", "MAX(" + column + ")"));
         if (type.numeric()) {
             all.add("SUM(" + column + ")");
-            if (avg(type)) {
-                all.add("AVG(" + column + ")");
-            }
+            all.add("AVG(" + column + ")");
             all.add("SUM(DISTINCT " + column + ")");
         }
         return all;
-    }
-
-    /** AVG of exact numbers is held back while it truncates. */
-    private static boolean avg(ColumnType type) {
-        return type == ColumnType.DOUBLE || !OpenIssue.AVG_OF_INTEGERS_TRUNCATED.open();
     }
 
     private String someOf(List<String> all, int most) {
@@ -216,9 +209,7 @@ final class CaseGenerator {
             all.add("SUM(v) OVER (ORDER BY k" + dir + ")");
             all.add("SUM(v) OVER (ORDER BY k" + dir + ")");
             all.add("MAX(v) OVER (PARTITION BY v)");
-            if (avg(t.valueType())) {
-                all.add("AVG(v) OVER (ORDER BY k" + dir + ")");
-            }
+            all.add("AVG(v) OVER (ORDER BY k" + dir + ")");
         }
         if (t.keyType().numeric()) {
             all.add("SUM(k) OVER (ORDER BY k" + dir + ")");
@@ -287,10 +278,7 @@ final class CaseGenerator {
                     + " a" + p.where(a, "a.", false);
             case 2 -> "SELECT k FROM " + a.name() + " WHERE k > (SELECT MIN(k) FROM " + b.name()
                     + p.where(b, "", false) + ")";
-            case 3 -> OpenIssue.VALUE_CORRELATION.open()
-                    ? "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
-                    + "EXISTS (SELECT 1 FROM " + b.name() + " c WHERE c.k = a.k)"
-                    : "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
+            case 3 -> "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "" : "NOT ")
                     + "EXISTS (SELECT 1 FROM " + c.name() + " c WHERE c.k = a.v)";
             default -> "SELECT k FROM " + c.name() + " WHERE k " + (r.nextBoolean() ? "" : "NOT ") + "IN (SELECT v FROM "
                     + a.name() + p.where(a, "", false) + ")";
@@ -299,9 +287,6 @@ final class CaseGenerator {
     }
 
     private Case correlatedValue() {
-        if (OpenIssue.VALUE_CORRELATION.open()) {
-            return subQuery();
-        }
         RandomTable a = table();
         RandomTable b = p.keyedLike(a.valueType());
         RandomTable bv = p.valuedLike(a.valueType());
@@ -330,7 +315,7 @@ final class CaseGenerator {
 
     private Case emptyOrTrue() {
         RandomTable a = table();
-        if (r.nextBoolean() && !OpenIssue.EXISTS_BESIDE_CORRELATED_SCALAR.open()) {
+        if (r.nextBoolean()) {
             // a correlated scalar sub-query beside an uncorrelated EXISTS, mostly over an empty table
             RandomTable e = tables.stream().filter(x -> x.rows().isEmpty()).findAny().orElse(p.table());
             String exists = (r.nextBoolean() ? "" : "NOT ") + "EXISTS (SELECT 1 FROM " + e.name() + " e"
@@ -341,7 +326,7 @@ final class CaseGenerator {
         }
         String where = p.subQueryPredicate(a, "");
         if (r.nextInt(3) == 0) {
-            where = "(" + where + (r.nextBoolean() && !OpenIssue.OR_WITH_SUBQUERY.open() ? " OR " : " AND ")
+            where = "(" + where + (r.nextBoolean() ? " OR " : " AND ")
                     + p.subQueryPredicate(a, "") + ")";
         }
         boolean order = r.nextBoolean();
@@ -374,16 +359,12 @@ final class CaseGenerator {
         boolean onKey = r.nextBoolean();
         ColumnType type = onKey ? a.keyType() : a.valueType();
         String first = onKey ? "k" : "v";
-        if (type.numeric() && r.nextInt(3) == 0 && !OpenIssue.DECIMAL_COMMON_TYPE.open()) {
+        if (type.numeric() && r.nextInt(3) == 0) {
             first = first + " * " + (2 + r.nextInt(7));
         }
         RandomTable b = r.nextBoolean() && p.keyedLike(type) != null ? p.keyedLike(type) : p.valuedLike(type);
         if (b == null) {
             b = p.keyedLike(type);
-        }
-        if (type.numeric() && OpenIssue.DECIMAL_COMMON_TYPE.open()
-                && b.keyType() != type && b.valueType() != type) {
-            b = a; // two number types meet in a set operation only once their common type is right
         }
         String second = b.keyType() == type ? "k" : b.valueType() == type ? "v"
                 : b.keyType().family() == type.family() ? "k" : "v";
@@ -600,9 +581,8 @@ final class CaseGenerator {
 
     // ---- pieces
 
-    /** DESC, or ASC while a limit above a sub-query or join ignores DESC. */
     private String desc() {
-        return OpenIssue.DESC_LIMIT_OVER_JOIN.open() ? " ASC" : " DESC";
+        return " DESC";
     }
 
     private String nulls() {

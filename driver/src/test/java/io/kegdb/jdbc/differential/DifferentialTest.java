@@ -24,14 +24,20 @@ import static org.junit.jupiter.api.Assertions.fail;
  * ({@link CaseMinimizer}) and reported with the seed, the tables and the statements.
  *
  * <p>A normal build runs 1,200 cases; {@code -Pstress} (kegdb.stress=true) 200,000 or 20 minutes, whichever
- * comes first; {@code -Dkegdb.differential.cases=N} and {@code -Dkegdb.differential.minutes=M} set either. The seed
- * is new every run and printed; {@code -Dkegdb.differential.seed=N} replays one. Defects still open
+ * comes first; {@code -Dkegdb.differential.cases=N} and {@code -Dkegdb.differential.minutes=M} set either. A normal
+ * build uses one fixed seed, -Pstress a new one every run (printed); {@code -Dkegdb.differential.seed=N} replays one. Defects still open
  * ({@link OpenIssue}) have their shapes held back, or their failures counted without failing the build, unless
  * {@code -Dkegdb.differential.all=true}.
  */
 class DifferentialTest {
 
     private static final boolean STRESS = Boolean.getBoolean("kegdb.stress");
+    /**
+     * The seed of a normal build: every build runs the same cases, so a red build is a change of KegDB's, never a
+     * new random case; -Pstress (or -Dkegdb.differential.seed) explores other seeds, and what they find is fixed
+     * or becomes an {@link OpenIssue}.
+     */
+    private static final long BUILD_SEED = 7119786123748L;
     private static final int CASES = Integer.getInteger("kegdb.differential.cases", STRESS ? 200_000 : 1_200);
     /** A bound on a stuck run (or the length of a stress run), not a goal. */
     private static final long BUDGET_NANOS = TimeUnit.MINUTES.toNanos(
@@ -62,7 +68,7 @@ class DifferentialTest {
 
     @Test
     void kegdbAnswersLikeH2AndSqlite() throws SQLException {
-        long seed = Long.getLong("kegdb.differential.seed", System.nanoTime());
+        long seed = Long.getLong("kegdb.differential.seed", STRESS ? System.nanoTime() : BUILD_SEED);
         System.out.println("differential test seed " + seed + " (replay: -Dkegdb.differential.seed=" + seed + ")");
         Random random = new Random(seed);
         long began = System.nanoTime();

@@ -71,7 +71,7 @@ final class Predicates {
             case 8 -> subQueryPredicate(t, alias);
             case 9, 10 -> "(" + predicate(t, alias, depth - 1, rich) + " AND " + predicate(t, alias, depth - 1, rich) + ")";
             case 11, 12 -> {
-                boolean under = rich && !OpenIssue.OR_WITH_SUBQUERY.open();
+                boolean under = rich;
                 yield "(" + predicate(t, alias, depth - 1, under) + " OR " + predicate(t, alias, depth - 1, under) + ")";
             }
             default -> "NOT (" + predicate(t, alias, depth - 1, rich) + ")";
@@ -93,7 +93,7 @@ final class Predicates {
 
     /** A literal to compare with a column of {@code type}: of its type, or now and then of another number type. */
     String literal(ColumnType type) {
-        if (type.numeric() && r.nextInt(4) == 0 && !OpenIssue.DECIMAL_COMMON_TYPE.open()) {
+        if (type.numeric() && r.nextInt(4) == 0) {
             ColumnType[] numbers = {ColumnType.INTEGER, ColumnType.BIGINT, ColumnType.DOUBLE, ColumnType.DECIMAL_15_3,
                 ColumnType.DECIMAL_5_0, ColumnType.DECIMAL_6_6};
             return numbers[r.nextInt(numbers.length)].randomLiteral(r);
@@ -123,7 +123,7 @@ final class Predicates {
         ColumnType vt = t.valueType();
         return switch (vt.family()) {
             case NUMBER -> switch (r.nextInt(5)) {
-                case 0, 1 -> OpenIssue.COALESCE_PREDICATE_NULLS.open() ? v + " IS NOT NULL" : r.nextBoolean()
+                case 0, 1 -> r.nextBoolean()
                         ? "COALESCE(" + v + ", " + literal(vt) + ")" + compare() + literal(vt)
                         : t.keyType().numeric() ? "COALESCE(" + v + ", " + k + ")" + compare() + literal(vt)
                         : "COALESCE(" + v + ", " + literal(vt) + ") IS NOT NULL";
@@ -136,13 +136,11 @@ final class Predicates {
                 case 0 -> "TRIM(" + v + ") = " + literal(vt);
                 case 1 -> "TRIM(" + v + ") <> " + v;
                 case 2 -> "CHAR_LENGTH(TRIM(" + v + "))" + compare() + r.nextInt(4);
-                case 3 -> OpenIssue.COALESCE_PREDICATE_NULLS.open() ? v + " IS NULL"
-                        : "COALESCE(" + v + ", " + literal(vt) + ")" + compare() + literal(vt);
+                case 3 -> "COALESCE(" + v + ", " + literal(vt) + ")" + compare() + literal(vt);
                 default -> "CASE " + v + " WHEN " + literal(vt) + " THEN " + v + " ELSE TRIM(" + v + ") END = "
                         + literal(vt);
             };
-            case BYTES -> OpenIssue.COALESCE_PREDICATE_NULLS.open() ? v + " = " + literal(vt)
-                    : "COALESCE(" + v + ", " + literal(vt) + ") = " + literal(vt);
+            case BYTES -> "COALESCE(" + v + ", " + literal(vt) + ") = " + literal(vt);
         };
     }
 
@@ -191,7 +189,7 @@ final class Predicates {
                         + subWhere(s, a + ".", t, out) + ")";
             }
         };
-        return r.nextInt(3) == 0 && !OpenIssue.OR_WITH_SUBQUERY.open() ? "(" + keyPredicate(t, alias) + " OR " + p + ")" : p;
+        return r.nextInt(3) == 0 ? "(" + keyPredicate(t, alias) + " OR " + p + ")" : p;
     }
 
     /** A sub-query's WHERE: none, false, true, its own predicate, or a correlation with the outer row. */
@@ -217,9 +215,6 @@ final class Predicates {
             int pick = (start + i) % 4;
             String ic = innerCols[pick / 2];
             String oc = outerCols[pick % 2];
-            if (oc.equals("v") && OpenIssue.VALUE_CORRELATION.open()) {
-                continue;
-            }
             ColumnType it = ic.equals("k") ? s.keyType() : s.valueType();
             ColumnType ot = oc.equals("k") ? t.keyType() : t.valueType();
             if (it.family() == ot.family()) {
