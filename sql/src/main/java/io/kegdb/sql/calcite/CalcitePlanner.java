@@ -53,6 +53,7 @@ import org.apache.calcite.tools.Program;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashSet;
@@ -271,6 +272,8 @@ public final class CalcitePlanner {
      * LIMIT/FETCH and OFFSET take whole numbers. Calcite accepts an approximate or fractional literal there
      * and then fails inside the planner, so such a statement is refused up front with the standard states.
      */
+    private static final BigDecimal MAX_ROW_COUNT = BigDecimal.valueOf(Long.MAX_VALUE);
+
     private static void checkRowCounts(SqlNode parsed) throws SqlError {
         SqlError[] bad = {null};
         parsed.accept(new SqlBasicVisitor<Void>() {
@@ -287,9 +290,14 @@ public final class CalcitePlanner {
             }
 
             private void check(SqlNode count, String state, String clause) {
-                if (bad[0] == null && count instanceof SqlNumericLiteral n
-                        && (!n.isExact() || (n.getScale() != null && n.getScale() > 0))) {
-                    bad[0] = new SqlError(state, clause + " takes a whole number of rows, not " + n);
+                if (bad[0] == null && count instanceof SqlNumericLiteral n) {
+                    if (!n.isExact() || (n.getScale() != null && n.getScale() > 0)) {
+                        bad[0] = new SqlError(state, clause + " takes a whole number of rows, not " + n);
+                    } else if (n.getValueAs(BigDecimal.class).compareTo(MAX_ROW_COUNT) > 0) {
+                        // Computed numbers may have 38 digits, but a row count is a BIGINT.
+                        bad[0] = new SqlError(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, clause + " row count " + n
+                                + " is out of range (at most " + Long.MAX_VALUE + ")");
+                    }
                 }
             }
         });
