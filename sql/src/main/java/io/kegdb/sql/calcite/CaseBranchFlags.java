@@ -5,12 +5,10 @@ import org.apache.calcite.rel.RelHomogeneousShuttle;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexCorrelVariable;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.rex.RexSubQuery;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.rex.RexVisitorImpl;
 import org.apache.calcite.sql.SqlKind;
@@ -119,20 +117,7 @@ final class CaseBranchFlags extends RelHomogeneousShuttle {
 
     /** Whether {@code call} can be computed from the calc's input row alone. */
     private static boolean local(RexCall call) {
-        boolean[] local = {RexUtil.isDeterministic(call)};
-        call.accept(new RexVisitorImpl<Void>(true) {
-            @Override
-            public Void visitCorrelVariable(RexCorrelVariable variable) {
-                local[0] = false;
-                return null;
-            }
-
-            @Override
-            public Void visitSubQuery(RexSubQuery subQuery) {
-                local[0] = false;
-                return null;
-            }
-        });
-        return local[0];
+        return RexUtil.isDeterministic(call) && RexUtil.SubQueryFinder.find(call) == null
+                && !RexUtil.containsCorrelation(call);
     }
 }
