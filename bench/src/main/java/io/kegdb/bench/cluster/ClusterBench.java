@@ -10,6 +10,7 @@ import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ public final class ClusterBench {
     private ClusterBench() {
     }
 
-    record Result(String log, String op, double perSecond, double p50, double p99, long errors) {
+    record Result(String log, String op, double perSecond, double p50, double p99, long errors, double cpuMicros) {
     }
 
     private enum Log {
@@ -91,20 +92,22 @@ public final class ClusterBench {
         System.out.printf(Locale.ROOT, "3 nodes on 127.0.0.1 in one JVM, %d client threads on one thin client, "
                 + "%d-byte values, %d s per phase, log fsync on (except the free yardstick)%n%n",
                 threads, valueBytes, seconds);
-        System.out.println("| Raft log | operation | ops/s | p50 (µs) | p99 (µs) | errors |");
-        System.out.println("|---|---|---:|---:|---:|---:|");
+        System.out.println("| Raft log | operation | ops/s | p50 (µs) | p99 (µs) | errors | CPU µs/op |");
+        System.out.println("|---|---|---:|---:|---:|---:|---:|");
         for (Result r : results) {
-            System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,.0f | %d |%n", r.log(), r.op(),
-                    r.perSecond(), r.p50(), r.p99(), r.errors());
+            System.out.printf(Locale.ROOT, "| %s | %s | %,.0f | %,.0f | %,.0f | %d | %.1f |%n", r.log(), r.op(),
+                    r.perSecond(), r.p50(), r.p99(), r.errors(), r.cpuMicros());
         }
         System.out.println();
-        System.out.println("| Raft log | median puts/s | median linearizable gets/s | puts / RocksDB's |");
-        System.out.println("|---|---:|---:|---:|");
+        System.out.println("| Raft log | median puts/s | median linearizable gets/s | puts / RocksDB's "
+                + "| CPU µs per put | CPU µs per get |");
+        System.out.println("|---|---:|---:|---:|---:|---:|");
         double rocksPuts = median(results, Log.ROCKSDB, "put");
         for (Log log : logs) {
             double puts = median(results, log, "put");
-            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× |%n", log.label, puts,
-                    median(results, log, "get (linearizable)"), puts / rocksPuts);
+            System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× | %.1f | %.1f |%n", log.label, puts,
+                    median(results, log, "get (linearizable)"), puts / rocksPuts,
+                    medianCpu(results, log.label, "put"), medianCpu(results, log.label, "get (linearizable)"));
         }
         deleteTree(root);
     }
@@ -112,6 +115,12 @@ public final class ClusterBench {
     static double median(List<Result> results, String labelPrefix, String op) {
         double[] values = results.stream().filter(r -> r.log().startsWith(labelPrefix + ",") && r.op().equals(op))
                 .mapToDouble(Result::perSecond).sorted().toArray();
+        return values.length == 0 ? Double.NaN : values[values.length / 2];
+    }
+
+    static double medianCpu(List<Result> results, String labelPrefix, String op) {
+        double[] values = results.stream().filter(r -> r.log().startsWith(labelPrefix + ",") && r.op().equals(op))
+                .mapToDouble(Result::cpuMicros).sorted().toArray();
         return values.length == 0 ? Double.NaN : values[values.length / 2];
     }
 
@@ -144,10 +153,19 @@ public final class ClusterBench {
         }
     }
 
-    private record Measured(double perSecond, double p50, double p99, long errors) {
+    private record Measured(double perSecond, double p50, double p99, long errors, double cpuMicros) {
         Result as(String label, String op) {
-            return new Result(label, op, perSecond, p50, p99, errors);
+            return new Result(label, op, perSecond, p50, p99, errors, cpuMicros);
         }
+    }
+
+    /**
+     * CPU time of this whole process (the three nodes and the client), which, unlike the rates, does not fall
+     * when other processes take the cores: what a change to the request path costs shows here first.
+     */
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
+                .getProcessCpuTime();
     }
 
     private static Measured phase(KvStore client, int threads, int seconds, boolean puts, byte[] value)
@@ -155,6 +173,7 @@ public final class ClusterBench {
         Latencies[] latencies = new Latencies[threads];
         AtomicLong errors = new AtomicLong();
         CountDownLatch done = new CountDownLatch(threads);
+        long cpuStart = processCpuNanos();
         long start = System.nanoTime();
         long end = start + TimeUnit.SECONDS.toNanos(seconds);
         for (int t = 0; t < threads; t++) {
@@ -184,9 +203,10 @@ public final class ClusterBench {
         }
         done.await();
         double elapsed = (System.nanoTime() - start) / 1e9;
+        double cpuMicros = (processCpuNanos() - cpuStart) / 1e3;
         long[] all = Latencies.merged(latencies);
         return new Measured(all.length / elapsed, Latencies.percentileMicros(all, 50),
-                Latencies.percentileMicros(all, 99), errors.get());
+                Latencies.percentileMicros(all, 99), errors.get(), cpuMicros / Math.max(1, all.length));
     }
 
     private static byte[] key(int i) {
