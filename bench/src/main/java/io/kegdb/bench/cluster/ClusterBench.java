@@ -160,8 +160,9 @@ public final class ClusterBench {
     }
 
     /**
-     * CPU time of this whole process (the three nodes and the client), which, unlike the rates, does not fall
-     * when other processes take the cores: what a change to the request path costs shows here first.
+     * CPU time of this whole process (the three nodes and the client). It moves less than the rates when other
+     * processes take the cores (contention still inflates it), so a change to the request path is compared on
+     * both.
      */
     private static long processCpuNanos() {
         return ((com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean())
