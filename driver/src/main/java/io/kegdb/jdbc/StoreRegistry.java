@@ -50,7 +50,10 @@ final class StoreRegistry {
 
     /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
     synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
-        String key = settings.raft() != null && settings.raft().isClient() ? settings.raft().clientRegistryKey()
+        boolean client = settings.raft() != null && settings.raft().isClient();
+        // A cluster's client is shared by the connections of one user only: its requests carry that user's ticket.
+        String key = client ? settings.raft().clientRegistryKey() + (settings.sqlUser() == null ? ""
+                : "&user=" + settings.sqlUser())
                 : settings.inMemory() ? "mem:" + settings.memoryName()
                 : realDirectory(settings.directory(), settings.readOnly()).toString();
         SharedStore shared = open.get(key);
@@ -59,6 +62,9 @@ final class StoreRegistry {
             open.put(key, shared);
         } else {
             checkCompatible(shared, settings);
+            if (client) {
+                RaftStores.login(shared.store(), settings); // every connection proves its password
+            }
         }
         shared.retain();
         return shared;
@@ -101,6 +107,14 @@ final class StoreRegistry {
         boolean storeReadOnly = !settings.inMemory() && settings.readOnly();
         if (settings.raft() != null) {
             store = RaftStores.open(settings.raft(), settings.raft().isClient() ? null : Path.of(key));
+            if (settings.raft().isClient()) {
+                try {
+                    RaftStores.login(store, settings);
+                } catch (SQLException | RuntimeException e) {
+                    store.close();
+                    throw e;
+                }
+            }
         } else if (settings.inMemory()) {
             store = KvStore.inMemory();
         } else {
