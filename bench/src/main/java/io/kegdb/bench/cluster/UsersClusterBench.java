@@ -114,7 +114,9 @@ public final class UsersClusterBench {
         HikariDataSource pool = new HikariDataSource(config);
         while (true) {
             try (Connection c = pool.getConnection()) {
-                return pool;
+                if (c.isValid(5)) {
+                    return pool;
+                }
             } catch (java.sql.SQLException e) {
                 if (System.nanoTime() > deadline) {
                     pool.close();
