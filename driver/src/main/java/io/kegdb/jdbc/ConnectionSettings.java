@@ -32,7 +32,27 @@ import java.util.Properties;
  */
 record ConnectionSettings(String url, Path directory, String memoryName, Durability durability, boolean readOnly,
                           String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine,
-                          RaftSettings raft, long slowStatementMs) {
+                          RaftSettings raft, long slowStatementMs, String password) {
+
+    /** Never shows the password. */
+    @Override
+    public String toString() {
+        return "ConnectionSettings[url=" + url + ", user=" + user + ", raft=" + raft + "]";
+    }
+
+    /**
+     * The user's name as SQL resolves an identifier, as CREATE USER stored it: upper case unless written in
+     * double quotes ({@code "alice"} keeps its case). Null without a user.
+     */
+    String sqlUser() {
+        if (user == null || user.isEmpty()) {
+            return null;
+        }
+        if (user.length() >= 2 && user.startsWith("\"") && user.endsWith("\"")) {
+            return user.substring(1, user.length() - 1).replace("\"\"", "\"");
+        }
+        return user.toUpperCase(java.util.Locale.ROOT);
+    }
 
     static final String PREFIX = "jdbc:kegdb:";
     static final String MEMORY_PREFIX = "mem:";
@@ -99,10 +119,11 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         }
         engine.readOnly(readOnly);
         String user = options.get(ConnectionOption.USER);
+        String password = options.get(ConnectionOption.PASSWORD);
         RaftSettings raft = RaftSettings.from(location, options);
         if (raft != null && raft.isClient()) {
             return new ConnectionSettings(url, null, null, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs);
+                    Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, password);
         }
 
         if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
@@ -115,7 +136,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "an in-memory store cannot be a Raft member");
             }
             return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), null, slowStatementMs);
+                    Collections.unmodifiableMap(explicitEngine), null, slowStatementMs, password);
         }
         if (location.isEmpty()) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
@@ -129,7 +150,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                     "invalid database directory '" + location + "': " + e.getMessage(), e);
         }
         return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
-                Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs);
+                Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, password);
     }
 
     private static String decode(String s) throws SQLException {

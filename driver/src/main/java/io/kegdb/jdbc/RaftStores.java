@@ -1,6 +1,7 @@
 package io.kegdb.jdbc;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.raft.ClusterUsers;
 import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftNode;
@@ -45,7 +46,26 @@ final class RaftStores {
      * before each statement), and SYS.RAFT describes the group.
      */
     static DatabaseOptions databaseOptions(KvStore store) {
-        return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store)));
+        ClusterUsers users = (ClusterUsers) store;
+        return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store), new UsersSystemTable(users)))
+                .withUsers(new ClusterUserAdministration(users));
+    }
+
+    /**
+     * Logs a thin client in with the connection's user and password (a cluster without users takes any; a
+     * cluster with users answers every failure with one message, 28000).
+     */
+    static void login(KvStore store, ConnectionSettings settings) throws SQLException {
+        if (settings.raft().tls() == null && settings.sqlUser() == null) {
+            return; // plain text without a user: nothing to prove (a cluster with users refuses every request, 28000)
+        }
+        try {
+            ((ClusterUsers) store).login(settings.sqlUser(), settings.password());
+        } catch (ReplicationException e) {
+            throw JdbcErrors.of(sqlState(e), e.getMessage(), e);
+        } catch (RuntimeException e) {
+            throw JdbcErrors.from(e);
+        }
     }
 
     /** The SQLState of a replication failure, by its kind. */

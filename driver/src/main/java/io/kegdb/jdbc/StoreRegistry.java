@@ -48,15 +48,37 @@ final class StoreRegistry {
         return previous;
     }
 
-    /** The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. */
-    synchronized SharedStore acquire(ConnectionSettings settings) throws SQLException {
-        String key = settings.raft() != null && settings.raft().isClient() ? settings.raft().clientRegistryKey()
+    /**
+     * The shared store {@code settings} name, opened if needed; the caller must {@link #release} it once. A
+     * connection to a cluster's store opened before logs in (a slow password check on a node) outside this
+     * registry's lock, so that a pool's connections log in side by side.
+     */
+    SharedStore acquire(ConnectionSettings settings) throws SQLException {
+        boolean[] opened = new boolean[1];
+        SharedStore shared = acquireLocked(settings, opened);
+        if (!opened[0] && settings.raft() != null && settings.raft().isClient()) {
+            try {
+                RaftStores.login(shared.store(), settings); // every connection proves its password
+            } catch (SQLException | RuntimeException e) {
+                release(shared);
+                throw e;
+            }
+        }
+        return shared;
+    }
+
+    private synchronized SharedStore acquireLocked(ConnectionSettings settings, boolean[] opened) throws SQLException {
+        boolean client = settings.raft() != null && settings.raft().isClient();
+        // A cluster's client is shared by the connections of one user only: its requests carry that user's ticket.
+        String key = client ? settings.raft().clientRegistryKey() + (settings.sqlUser() == null ? ""
+                : "&user=" + settings.sqlUser())
                 : settings.inMemory() ? "mem:" + settings.memoryName()
                 : realDirectory(settings.directory(), settings.readOnly()).toString();
         SharedStore shared = open.get(key);
         if (shared == null) {
-            shared = openStore(key, settings);
+            shared = openStore(key, settings); // a cluster's client logs in before it reads the catalog
             open.put(key, shared);
+            opened[0] = true;
         } else {
             checkCompatible(shared, settings);
         }
@@ -101,6 +123,14 @@ final class StoreRegistry {
         boolean storeReadOnly = !settings.inMemory() && settings.readOnly();
         if (settings.raft() != null) {
             store = RaftStores.open(settings.raft(), settings.raft().isClient() ? null : Path.of(key));
+            if (settings.raft().isClient()) {
+                try {
+                    RaftStores.login(store, settings);
+                } catch (SQLException | RuntimeException e) {
+                    store.close();
+                    throw e;
+                }
+            }
         } else if (settings.inMemory()) {
             store = KvStore.inMemory();
         } else {

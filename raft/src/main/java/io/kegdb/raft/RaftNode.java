@@ -13,6 +13,7 @@ import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
+import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
@@ -26,7 +27,9 @@ import io.kegdb.raft.replication.Replica;
 import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.TrackingServiceFactory;
 import io.kegdb.raft.replication.Transport;
+import io.kegdb.raft.security.PeerIdentity;
 import io.kegdb.raft.security.TransportSecurity;
+import io.kegdb.raft.users.Authorizer;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -51,7 +54,7 @@ import java.util.function.UnaryOperator;
  * store, rebuilt at each start from the latest snapshot and the log after it). The RPC server binds exactly
  * the {@code self} address.
  */
-public final class RaftNode implements KvStore, RaftGroupView {
+public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
 
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
@@ -123,7 +126,11 @@ public final class RaftNode implements KvStore, RaftGroupView {
             throw new IOException("raft node " + self + " of group " + group + " failed to start (see the log)");
         }
         this.node = started;
-        Replica replica = new Replica(group, node, data, this::status);
+        Replica replica = new Replica(group, node, data, this::status, security.isTls());
+        processor.trustNodes(context -> {
+            PeerIdentity caller = PeerIdentity.of(context);
+            return caller != null && caller.kind() == PeerIdentity.Kind.NODE;
+        });
         processor.serve(replica);
 
         this.client = new CliClientServiceImpl();
@@ -139,6 +146,55 @@ public final class RaftNode implements KvStore, RaftGroupView {
         known.addAll(peers.getPeers());
         this.store = new GroupStore(group, caller, self, known, options.readConsistency(), this::shutdown);
         LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
+        if (options.adminPassword() != null) {
+            Thread first = new Thread(() -> createFirstAdmin(options.adminPassword()), "kegdb-first-admin");
+            first.setDaemon(true);
+            first.start();
+        }
+    }
+
+    /**
+     * Creates the first admin through the group (from any node: this node's own store sends it to the leader)
+     * unless the cluster has had users already; retried until the group has a leader or this node stops.
+     */
+    private void createFirstAdmin(String password) {
+        while (!closed) {
+            try {
+                store.write(Authorizer.bootstrap(password), Durability.SYNC);
+                LOG.info("created the first admin, {}, of group {}", Authorizer.FIRST_ADMIN, group);
+                return;
+            } catch (KeyExistsException e) {
+                LOG.info("group {} has users already: the admin password given to {} is not used", group, self);
+                return;
+            } catch (RuntimeException e) {
+                if (closed) {
+                    return;
+                }
+                LOG.debug("creating the first admin of group {} failed, trying again: {}", group, e.toString());
+                try {
+                    Thread.sleep(200);
+                } catch (InterruptedException interrupted) {
+                    return;
+                }
+            }
+        }
+    }
+
+    private volatile boolean closed;
+
+    @Override
+    public void login(String user, String password) {
+        store.login(user, password);
+    }
+
+    @Override
+    public void manage(UserCommand command) {
+        store.manage(command);
+    }
+
+    @Override
+    public List<UserInfo> users() {
+        return store.users();
     }
 
     /**
@@ -241,6 +297,7 @@ public final class RaftNode implements KvStore, RaftGroupView {
     /** Leaves the group's elections, stops the RPC server and closes the storages. */
     @Override
     public void close() {
+        closed = true;
         store.close();
     }
 

@@ -28,6 +28,7 @@ public final class RaftNodeOptions {
     private final boolean logSync;
     private final JRaftServiceFactory serviceFactory;
     private final TlsFiles tls;
+    private final String adminPassword;
 
     private RaftNodeOptions(Builder b) {
         this.dir = Objects.requireNonNull(b.dir, "dir");
@@ -50,6 +51,11 @@ public final class RaftNodeOptions {
         this.logSync = b.logSync;
         this.serviceFactory = b.serviceFactory;
         this.tls = b.tls;
+        this.adminPassword = b.adminPassword;
+        if (adminPassword != null && tls == null) {
+            throw new IllegalArgumentException("an admin password needs TLS: users log in with passwords, which"
+                    + " travel inside TLS only");
+        }
     }
 
     private static String requireText(String s, String name) {
@@ -114,6 +120,11 @@ public final class RaftNodeOptions {
         return serviceFactory;
     }
 
+    /** See {@link Builder#adminPassword(String)}; null for none. */
+    public String adminPassword() {
+        return adminPassword;
+    }
+
     /** See {@link Builder#tls(TlsFiles)}; null without TLS. */
     public TlsFiles tls() {
         return tls;
@@ -140,6 +151,7 @@ public final class RaftNodeOptions {
         private boolean logSync = true;
         private JRaftServiceFactory serviceFactory = new KegRaftServiceFactory();
         private TlsFiles tls;
+        private String adminPassword;
 
         private Builder() {
         }
@@ -222,6 +234,18 @@ public final class RaftNodeOptions {
         }
 
         /** @throws IllegalArgumentException naming a missing or bad option */
+        /**
+         * The password of the first admin, {@code ADMIN}, created once the group has a leader if the cluster
+         * has never had users (needs TLS; ignored once the cluster has users).
+         */
+        public Builder adminPassword(String adminPassword) {
+            if (adminPassword != null && adminPassword.isEmpty()) {
+                throw new IllegalArgumentException("the admin password must not be empty");
+            }
+            this.adminPassword = adminPassword;
+            return this;
+        }
+
         public RaftNodeOptions build() {
             return new RaftNodeOptions(this);
         }

@@ -17,6 +17,7 @@ import io.kegdb.sql.direct.LiteralParameters;
 import io.kegdb.sql.direct.MergePlan;
 import io.kegdb.sql.direct.MergeRewrite;
 import io.kegdb.sql.direct.UpsertRewrite;
+import io.kegdb.sql.direct.UserPlan;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.stats.SqlMeters;
@@ -62,10 +63,13 @@ final class KegDatabase implements SqlDatabase {
     private volatile boolean closed;
     private final StatementStatistics statements;
     private final SqlMeters meters;
+    /** Runs the user statements; null where there are no users. */
+    private final UserAdministration users;
 
     private KegDatabase(KvStore store, Catalog catalog, List<SystemTableSource> extraSystemTables,
-                        StatementStatistics statements) {
+                        StatementStatistics statements, UserAdministration users) {
         this.store = store;
+        this.users = users;
         this.catalog = catalog;
         this.statements = statements;
         this.meters = new SqlMeters(statements);
@@ -89,7 +93,7 @@ final class KegDatabase implements SqlDatabase {
         }
         try {
             return new KegDatabase(store, Catalog.open(store, options.sharedCatalog()), options.systemTables(),
-                    new StatementStatistics(options.statementCapacity()));
+                    new StatementStatistics(options.statementCapacity()), options.users());
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
@@ -146,6 +150,9 @@ final class KegDatabase implements SqlDatabase {
         }
         List<Lexer.Token> allTokens = Lexer.allTokens(sql);
         List<Lexer.Token> tokens = Lexer.subset(allTokens);
+        if (tokens != null && UserPlan.isUserStatement(tokens)) {
+            return UserPlan.parse(tokens, defaultSchema, users);
+        }
         if (tokens != null && DdlPlan.isDdl(tokens)) {
             return DdlPlan.parse(tokens, defaultSchema);
         }

@@ -74,6 +74,14 @@ public final class SqlState {
     public static final String SERIALIZATION_FAILURE = "40001";
     /** Syntax error or access rule violation. */
     public static final String SYNTAX_ERROR = "42000";
+    /** Insufficient privilege: the logged-in user lacks a privilege the statement needs. */
+    public static final String INSUFFICIENT_PRIVILEGE = "42501";
+    /** Duplicate object (a user that exists already). */
+    public static final String DUPLICATE_OBJECT = "42710";
+    /** Undefined object (a user that does not exist). */
+    public static final String UNDEFINED_OBJECT = "42704";
+    /** Object not in prerequisite state (e.g. dropping the last admin). */
+    public static final String OBJECT_NOT_IN_PREREQUISITE_STATE = "55000";
     /** Base table or view already exists. */
     public static final String TABLE_ALREADY_EXISTS = "42S01";
     /** Base table or view not found. */

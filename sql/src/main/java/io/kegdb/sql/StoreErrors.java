@@ -1,5 +1,6 @@
 package io.kegdb.sql;
 
+import io.kegdb.engine.AccessDeniedException;
 import io.kegdb.engine.DiskFullException;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.LimitExceededException;
@@ -53,6 +54,9 @@ public final class StoreErrors {
             String hint = unsupported.operation().equals(UnsupportedStoreOperationException.BACKUP)
                     ? "BACKUP TO needs a local store (a jdbc:kegdb:DIR database); " : "";
             return new SqlError(SqlState.SYNTAX_ERROR, hint + unsupported.getMessage(), unsupported);
+        }
+        if (failure instanceof AccessDeniedException denied) {
+            return new SqlError(SqlState.INSUFFICIENT_PRIVILEGE, denied.getMessage() + "; nothing was written", denied);
         }
         if (failure instanceof StoreClosedException closed) {
             return new SqlError(SqlState.CONNECTION_DOES_NOT_EXIST, closed.getMessage(), closed);

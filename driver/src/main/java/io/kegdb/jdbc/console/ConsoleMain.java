@@ -14,7 +14,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The SQL console that {@code ./kegdb sql} starts: {@code ConsoleMain URL [--script FILE] [--continue-on-error]}.
+ * The SQL console that {@code ./kegdb sql} starts: {@code ConsoleMain URL [--script FILE] [--continue-on-error]
+ * [--user NAME --password-file FILE]} (a cluster with users: the password is the file's content less a
+ * trailing newline).
  * It opens the database first, so a store that cannot be opened (in use by another process, say) is one line
  * and exit status 1 instead of a stack trace and a prompt without a connection; then it runs sqlline on it,
  * interactively or on the script. Exit status: 0 ok, 1 a statement failed or the database could not be
@@ -37,8 +39,27 @@ public final class ConsoleMain {
         String url = null;
         Path script = null;
         boolean continueOnError = false;
+        String user = "";
+        String password = "";
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
+                case "--user", "--password-file" -> {
+                    if (i + 1 >= args.length) {
+                        err.println("kegdb sql: " + args[i] + " needs a value");
+                        return USAGE;
+                    }
+                    if (args[i].equals("--user")) {
+                        user = args[++i];
+                    } else {
+                        Path file = Path.of(args[++i]);
+                        try {
+                            password = Files.readString(file).replaceFirst("\r?\n$", "");
+                        } catch (IOException e) {
+                            err.println("kegdb sql: cannot read the password file " + file + ": " + e.getMessage());
+                            return USAGE;
+                        }
+                    }
+                }
                 case "--script" -> {
                     if (i + 1 >= args.length) {
                         err.println("kegdb sql: --script needs a file");
@@ -63,7 +84,12 @@ public final class ConsoleMain {
         // Held open for the whole session: the console's own connection then shares the store it opened.
         Connection probe;
         try {
-            probe = DriverManager.getConnection(url);
+            java.util.Properties credentials = new java.util.Properties();
+            if (!user.isEmpty()) {
+                credentials.setProperty("user", user);
+                credentials.setProperty("password", password);
+            }
+            probe = DriverManager.getConnection(url, credentials);
         } catch (SQLException e) {
             err.println("kegdb sql: cannot open " + url.replaceFirst("^jdbc:kegdb:", "") + ": " + Messages.firstLine(e.getMessage())
                     + (e.getSQLState() == null ? "" : " (" + e.getSQLState() + ")"));
@@ -77,7 +103,7 @@ public final class ConsoleMain {
                 err.println("kegdb sql: cannot read script " + script);
                 return USAGE;
             }
-            status = sqlline.begin(sqllineArgs(url, script, continueOnError), null, script == null);
+            status = sqlline.begin(sqllineArgs(url, user, password, script, continueOnError), null, script == null);
             if (status == SqlLine.Status.ARGS) {
                 return USAGE;
             }
@@ -90,8 +116,9 @@ public final class ConsoleMain {
         }
     }
 
-    private static String[] sqllineArgs(String url, Path script, boolean continueOnError) {
-        List<String> a = new ArrayList<>(List.of("-d", "io.kegdb.jdbc.KegDriver", "-u", url, "-n", "", "-p", "",
+    private static String[] sqllineArgs(String url, String user, String password, Path script,
+                                        boolean continueOnError) {
+        List<String> a = new ArrayList<>(List.of("-d", "io.kegdb.jdbc.KegDriver", "-u", url, "-n", user, "-p", password,
                 "--isolation=TRANSACTION_READ_COMMITTED"));
         if (script != null) {
             a.addAll(List.of("--silent=true", "--showHeader=true", "--maxWidth=" + columns(), "--force=" + continueOnError,

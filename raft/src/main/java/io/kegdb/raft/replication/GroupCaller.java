@@ -2,6 +2,8 @@ package io.kegdb.raft.replication;
 
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.error.ConnectionFailureException;
+import io.kegdb.engine.AccessDeniedException;
+import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,6 +40,10 @@ public final class GroupCaller {
     private final ClientSession session = new ClientSession();
     private final ReentrantLock opening = new ReentrantLock();
     private volatile PeerId leader;
+    /** The credentials of the last successful {@link #login} (null: none), and the ticket it returned. */
+    private volatile String user;
+    private volatile String password;
+    private volatile byte[] ticket;
 
     /**
      * @param timeoutMs        how long one call may take, retries included
@@ -72,7 +78,7 @@ public final class GroupCaller {
             KvRequest request = KvRequest.write(group, batch, id, serial);
             Progress progress = new Progress();
             while (true) {
-                KvResponse r = call(request, null, deadline, progress);
+                KvResponse r = callAs(request, null, deadline, progress);
                 if (r.status != KvResponse.SESSION_UNKNOWN) {
                     return r;
                 }
@@ -113,7 +119,7 @@ public final class GroupCaller {
             if (id == null || id.equals(forgotten)) {
                 SessionId fresh = SessionId.random();
                 // Opening is nothing but a write of no data: whether it happened or not, no data changed.
-                call(KvRequest.openSession(group, fresh), null, deadline, new Progress());
+                callAs(KvRequest.openSession(group, fresh), null, deadline, new Progress());
                 session.opened(fresh);
                 id = fresh;
                 LOG.debug("group {}: opened client session {}", group, fresh);
@@ -130,7 +136,60 @@ public final class GroupCaller {
 
     /** A read's answer from {@code target}, or from the leader when {@code target} is null. */
     KvResponse read(KvRequest request, PeerId target) {
-        return call(request, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
+        return callAs(request, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
+    }
+
+    /**
+     * Logs in at the leader; later requests carry the ticket it returns (null from a cluster without users).
+     *
+     * @throws ReplicationException of kind NOT_AUTHORIZED when the login fails
+     */
+    void login(String user, String password) {
+        KvResponse r = call(KvRequest.login(group, user, password), null,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
+        if (r.status != KvResponse.OK) {
+            throw new ReplicationException(ReplicationException.Kind.NOT_AUTHORIZED, r.message);
+        }
+        this.user = user;
+        this.password = password;
+        this.ticket = r.value;
+    }
+
+    /** A user command: a write whose batch the leader makes (a password is hashed there). */
+    KvResponse userCommand(byte[] command) {
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        long serial = session.begin();
+        try {
+            SessionId id = openedSession(null, deadline);
+            return callAs(KvRequest.userCommand(group, command, id, serial), null, deadline, new Progress());
+        } finally {
+            session.end(serial);
+        }
+    }
+
+    /**
+     * {@link #call} as the logged-in user: a request refused for want of a (valid) ticket is sent again once
+     * after a new login with the same credentials (a ticket expires, a node restarted with users made
+     * meanwhile); a refusal becomes its exception.
+     */
+    private KvResponse callAs(KvRequest request, PeerId target, long deadline, Progress progress) {
+        KvResponse r = call(request, target, deadline, progress);
+        if (r.status == KvResponse.LOGIN_REQUIRED && password != null) {
+            KvResponse login = call(KvRequest.login(group, user, password), null, deadline, new Progress());
+            if (login.status == KvResponse.OK) {
+                ticket = login.value;
+                r = call(request, target, deadline, progress);
+            }
+        }
+        switch (r.status) {
+            case KvResponse.LOGIN_REQUIRED, KvResponse.LOGIN_FAILED ->
+                    throw new ReplicationException(ReplicationException.Kind.NOT_AUTHORIZED, r.message);
+            case KvResponse.REFUSED -> throw "42501".equals(r.sqlState) ? new AccessDeniedException(r.message)
+                    : new RefusedException(r.sqlState, r.message);
+            default -> {
+                return r;
+            }
+        }
     }
 
     private KvResponse call(KvRequest request, PeerId fixedTarget, long deadline, Progress progress) {
@@ -148,13 +207,15 @@ public final class GroupCaller {
                     leader = target;
                 }
                 if (target != null) {
-                    if (request.op == KvRequest.WRITE) {
+                    if (request.op == KvRequest.WRITE || request.op == KvRequest.USER_COMMAND) {
                         request.floor = session.floor();
                     }
+                    request.ticket = ticket;
                     KvResponse response = transport.send(target, request, attemptMs);
                     switch (response.status) {
                         case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE,
-                             KvResponse.SESSION_UNKNOWN -> {
+                             KvResponse.SESSION_UNKNOWN, KvResponse.LOGIN_REQUIRED, KvResponse.LOGIN_FAILED,
+                             KvResponse.REFUSED -> {
                             return response;
                         }
                         case KvResponse.OUTCOME_UNKNOWN -> progress.maybeWritten = true;
@@ -206,6 +267,7 @@ public final class GroupCaller {
 
     /** One attempt at {@code target}, no retry. */
     KvResponse sendOnce(PeerId target, KvRequest request, long timeoutMs) throws Exception {
+        request.ticket = ticket;
         return transport.send(target, request, timeoutMs);
     }
 

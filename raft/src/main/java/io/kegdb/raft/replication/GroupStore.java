@@ -11,10 +11,15 @@ import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.engine.WriteConflictException;
+import io.kegdb.raft.ClusterUsers;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.ReadConsistency;
+import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
+import io.kegdb.raft.UserCommand;
+import io.kegdb.raft.UserInfo;
+import io.kegdb.raft.users.Authorizer;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -30,7 +35,7 @@ import java.util.TreeMap;
  * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
  * setting decides, and an acknowledged write is already on a majority of logs.
  */
-public final class GroupStore implements KvStore, RaftGroupView {
+public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
 
     public static final int PAGE_SIZE = 512;
     private static final long STATUS_TIMEOUT_MS = 1000;
@@ -247,6 +252,33 @@ public final class GroupStore implements KvStore, RaftGroupView {
 
     private RaftStatus unreachable(PeerId peer) {
         return new RaftStatus(peer.toString(), group, RaftStatus.UNREACHABLE, -1, null, -1, -1, -1, -1);
+    }
+
+    @Override
+    public void login(String user, String password) {
+        checkOpen();
+        caller.login(user, password);
+    }
+
+    @Override
+    public void manage(UserCommand command) {
+        checkOpen();
+        KvResponse r = caller.userCommand(Authorizer.encodeCommand(command));
+        switch (r.status) {
+            case KvResponse.OK -> {
+            }
+            case KvResponse.KEY_EXISTS -> throw new RefusedException("42710", "user " + command.user() + " already exists");
+            case KvResponse.WRITE_CONFLICT -> throw new WriteConflictException(r.value,
+                    "user " + command.user() + ", changed meanwhile by another statement");
+            default -> throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
+                    "group " + group + " answered a user command with " + r);
+        }
+    }
+
+    @Override
+    public List<UserInfo> users() {
+        checkOpen();
+        return Authorizer.decodeUsers(caller.read(KvRequest.listUsers(group), readTarget).value);
     }
 
     @Override

@@ -23,6 +23,10 @@ public final class KvRequest implements Serializable {
     static final byte SNAPSHOT_OPEN = 6;
     static final byte SNAPSHOT_CLOSE = 7;
     static final byte OPEN_SESSION = 8;
+    /** Users (see {@link #ticket}): a login, a change of the users (a write), the list of users. */
+    static final byte LOGIN = 9;
+    static final byte USER_COMMAND = 10;
+    static final byte LIST_USERS = 11;
 
     /** 0: no session fields (see the class comment); {@value #SESSION_VERSION}: with them. Set by the
      *  factories, not by an initializer, so that a request decoded without the field reads 0. */
@@ -50,6 +54,14 @@ public final class KvRequest implements Serializable {
     boolean local;
     /** GET, SCAN, SNAPSHOT_CLOSE: the id of a snapshot the receiving node opened (0: none, read the store). */
     long snapshot;
+    /** On a cluster with users, every request but a LOGIN: the ticket the login returned (checked by the
+     *  receiving node, see {@code io.kegdb.raft.users.Authorizer}). */
+    byte[] ticket;
+    /** LOGIN: the user's name and password (sent inside TLS only; never logged or stored). */
+    String user;
+    String password;
+    /** USER_COMMAND: the encoded {@code UserCommand}. */
+    byte[] command;
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
@@ -132,8 +144,26 @@ public final class KvRequest implements Serializable {
         return r;
     }
 
+    static KvRequest login(String group, String user, String password) {
+        KvRequest r = of(group, LOGIN);
+        r.user = user;
+        r.password = password;
+        return r;
+    }
+
+    static KvRequest userCommand(String group, byte[] command, SessionId session, long serial) {
+        KvRequest r = write(group, null, session, serial);
+        r.op = USER_COMMAND;
+        r.command = command;
+        return r;
+    }
+
+    static KvRequest listUsers(String group) {
+        return of(group, LIST_USERS);
+    }
+
     /** True for a request that proposes a log entry (every other request only reads). */
     public boolean isWrite() {
-        return op == WRITE || op == OPEN_SESSION;
+        return op == WRITE || op == OPEN_SESSION || op == USER_COMMAND;
     }
 }

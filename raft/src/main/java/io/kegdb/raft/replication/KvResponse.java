@@ -20,6 +20,12 @@ public final class KvResponse implements Serializable {
     static final byte SESSION_UNKNOWN = 8;
     /** The write's serial is below the lowest its session still waits for (an abandoned attempt): not applied. */
     static final byte REQUEST_DISCARDED = 9;
+    /** The request needs a login (no ticket, or an expired or outdated one): nothing was done. */
+    static final byte LOGIN_REQUIRED = 10;
+    /** The login failed ({@link #message}, the same for every reason). */
+    static final byte LOGIN_FAILED = 11;
+    /** Refused for the logged-in user, or a user command failed: {@link #sqlState} and {@link #message}. */
+    static final byte REFUSED = 12;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */
@@ -48,6 +54,8 @@ public final class KvResponse implements Serializable {
     String node;
     String role;
     String peers;
+    /** REFUSED: the SQLState. */
+    String sqlState;
 
     static KvResponse status(RaftStatus s, String peers) {
         KvResponse r = ok();

@@ -10,10 +10,14 @@ import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.users.Authorizer;
+import io.kegdb.raft.users.Denial;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
@@ -38,10 +42,116 @@ public final class Replica {
     }
 
     public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
+        this(group, node, data, status, false);
+    }
+
+    /** @param tls whether the node runs with TLS (only then does it take passwords) */
+    public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status, boolean tls) {
         this.group = group;
         this.node = node;
         this.data = data;
         this.status = status;
+        this.users = new Authorizer(new Authorizer.State() {
+            @Override
+            public byte[] get(byte[] key) {
+                return data.get(key);
+            }
+
+            @Override
+            public java.util.List<io.kegdb.engine.KeyValue> scan(byte[] from, byte[] to, int limit) {
+                return data.page(from, to, limit, false);
+            }
+        }, tls);
+    }
+
+    private final Authorizer users;
+    /** Logins hash a password (on purpose slow): not on the RPC or Raft threads. */
+    private static final ExecutorService LOGINS = Executors.newFixedThreadPool(2, r -> {
+        Thread t = new Thread(r, "kegdb-login");
+        t.setDaemon(true);
+        return t;
+    });
+
+    /**
+     * {@link #handle} for a request of a client (not a node of the group): on a cluster with users it must
+     * carry a valid ticket and the user's privileges for what it reads or writes (see {@link Authorizer}).
+     */
+    public CompletableFuture<KvResponse> handleClient(KvRequest request) {
+        KvResponse refusal = authorize(request);
+        return refusal == null ? handle(request) : CompletableFuture.completedFuture(refusal);
+    }
+
+    private KvResponse authorize(KvRequest r) {
+        // A status (who leads) is answered before a login: a client needs it to find the leader to log in at.
+        if (r.op == KvRequest.LOGIN || r.op == KvRequest.STATUS || !users.secured()) {
+            return null;
+        }
+        try {
+            switch (r.op) {
+                case KvRequest.GET -> users.checkGet(r.ticket, r.key);
+                case KvRequest.SCAN -> users.checkScan(r.ticket, r.from, r.to);
+                case KvRequest.WRITE -> users.checkWrite(r.ticket, BatchCodec.decode(r.batch));
+                case KvRequest.USER_COMMAND -> users.checkAdmin(r.ticket, "changing users");
+                case KvRequest.LIST_USERS -> users.checkAdmin(r.ticket, "reading SYS.USERS");
+                default -> users.checkLoggedIn(r.ticket);
+            }
+            return null;
+        } catch (Denial d) {
+            return denied(d);
+        }
+    }
+
+    private static KvResponse denied(Denial d) {
+        return switch (d.kind()) {
+            case LOGIN_REQUIRED -> KvResponse.of(KvResponse.LOGIN_REQUIRED, d.getMessage());
+            case LOGIN_FAILED -> KvResponse.of(KvResponse.LOGIN_FAILED, d.getMessage());
+            case REFUSED -> {
+                KvResponse r = KvResponse.of(KvResponse.REFUSED, d.getMessage());
+                r.sqlState = d.sqlState();
+                yield r;
+            }
+        };
+    }
+
+    /** A login: a read index first, so a user just created is known, then the slow hash on a login thread. */
+    private void login(KvRequest request, CompletableFuture<KvResponse> answer) {
+        Runnable check = () -> {
+            try {
+                KvResponse r = KvResponse.ok();
+                r.value = users.login(request.user, request.password);
+                answer.complete(r);
+            } catch (Denial d) {
+                answer.complete(denied(d));
+            } catch (RuntimeException e) {
+                answer.complete(KvResponse.of(KvResponse.FAILED, e.toString()));
+            }
+        };
+        node.readIndex(NO_CONTEXT, new ReadIndexClosure() {
+            @Override
+            public void run(Status status, long index, byte[] context) {
+                if (status.isOk()) {
+                    LOGINS.execute(check);
+                } else {
+                    answer.complete(unavailable("read index: " + status));
+                }
+            }
+        });
+    }
+
+    /** A user command becomes the batch it writes, made from this (the leader's) state; false if answered. */
+    private boolean userBatch(KvRequest request, CompletableFuture<KvResponse> answer) {
+        try {
+            io.kegdb.engine.WriteBatch batch = users.userBatch(Authorizer.decodeCommand(request.command));
+            if (batch == null) {
+                answer.complete(KvResponse.ok());
+                return false;
+            }
+            request.batch = BatchCodec.encode(batch);
+            return true;
+        } catch (Denial d) {
+            answer.complete(denied(d));
+            return false;
+        }
     }
 
     public CompletableFuture<KvResponse> handle(KvRequest request) {
@@ -52,7 +162,9 @@ public final class Replica {
             return answer;
         }
         try {
-            if (request.isWrite()) {
+            if (request.op == KvRequest.LOGIN) {
+                login(request, answer);
+            } else if (request.isWrite()) {
                 propose(request, answer);
             } else if (request.local) {
                 answer.complete(read(request));
@@ -75,6 +187,9 @@ public final class Replica {
             answer.complete(notLeader());
             return;
         }
+        if (request.op == KvRequest.USER_COMMAND && !userBatch(request, answer)) {
+            return;
+        }
         byte[] entry;
         if (request.version >= KvRequest.SESSION_VERSION) {
             // The leader's clock becomes the entry's log time, the one clock sessions expire by.
@@ -88,7 +203,8 @@ public final class Replica {
                     + KvRequest.SESSION_VERSION + ", not " + request.version));
             return;
         }
-        if (request.op == KvRequest.WRITE && request.version >= KvRequest.SESSION_VERSION) {
+        if ((request.op == KvRequest.WRITE || request.op == KvRequest.USER_COMMAND)
+                && request.version >= KvRequest.SESSION_VERSION) {
             // A resend of a write still in flight here (this leader is slow, not gone) waits for the first
             // proposal's answer instead of putting another copy into the log.
             InFlight key = new InFlight(request.sessionHigh, request.sessionLow, request.serial);
@@ -133,6 +249,7 @@ public final class Replica {
             case KvRequest.GET -> r.value = data.get(request.key);
             case KvRequest.SCAN -> r.page = PageCodec.encode(
                     data.page(request.from, request.to, Math.max(1, request.limit), request.descending));
+            case KvRequest.LIST_USERS -> r.value = users.listUsers();
             case KvRequest.STATS -> {
                 BitcaskStats s = data.stats();
                 r.stats = new long[]{s.keys(), s.segments(), s.liveBytes(), s.deadBytes(), s.merges(), s.keydirBytes()};

@@ -8,6 +8,7 @@ import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.option.CliOptions;
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.PeerList;
+import io.kegdb.raft.ClusterUsers;
 import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
@@ -32,11 +33,12 @@ import java.util.concurrent.TimeUnit;
 public final class ClusterMain {
 
     private static final Set<String> COMMANDS = Set.of("status", "add-peer", "remove-peer", "transfer-leader");
-    private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("group", "peers", "peer", "timeout-ms"));
+    private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("group", "peers", "peer", "timeout-ms",
+            "user", "password-file"));
     private static final String USAGE = "usage: kegdb cluster status|add-peer|remove-peer|transfer-leader"
             + " --group G --peers H1:P1,H2:P2,H3:P3 [--peer HOST:PORT] [--timeout-ms MS]"
-            + " [--tls-ca CA.crt --tls-cert CERT --tls-key KEY] (membership changes on a TLS cluster need a node's"
-            + " certificate)";
+            + " [--tls-ca CA.crt --tls-cert CERT --tls-key KEY] [--user NAME --password-file FILE]"
+            + " (membership changes on a TLS cluster need a node's certificate; status logs in with --user)";
 
     private ClusterMain() {
     }
@@ -53,6 +55,8 @@ public final class ClusterMain {
         String peersText;
         PeerId peer = null;
         int timeoutMs;
+        String user;
+        String password;
         TlsFiles tls;
         TransportSecurity security;
         try {
@@ -69,6 +73,8 @@ public final class ClusterMain {
             conf = PeerList.parse(peersText);
             timeoutMs = cl.intOption("timeout-ms", 5000);
             tls = cl.tls(false);
+            user = cl.optional("user", null);
+            password = cl.secretFile("password-file");
             security = TransportSecurity.client(tls);
             if (!command.equals("status")) {
                 peer = PeerId.parsePeer(cl.required("peer"));
@@ -91,7 +97,7 @@ public final class ClusterMain {
             Status st;
             switch (command) {
                 case "status" -> {
-                    return status(group, peersText, timeoutMs, tls, out, err);
+                    return status(group, peersText, timeoutMs, tls, user, password, out, err);
                 }
                 case "add-peer" -> st = cli.addPeer(group, conf, peer);
                 case "remove-peer" -> st = cli.removePeer(group, conf, peer);
@@ -121,13 +127,18 @@ public final class ClusterMain {
     }
 
     /** Every member's own view: role, term, commit and applied index, log range. */
-    private static int status(String group, String peers, int timeoutMs, TlsFiles tls, PrintStream out,
-                              PrintStream err) {
+    private static int status(String group, String peers, int timeoutMs, TlsFiles tls, String user,
+                              String password, PrintStream out, PrintStream err) {
         List<RaftStatus> rows;
         String leader;
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
         try (KvStore store = RaftGroupClient.connect(group, peers, Duration.ofMillis(timeoutMs),
                 ReadConsistency.LINEARIZABLE, tls)) {
+            if (user != null) {
+                // proves the credentials (the status itself is answered to any certificate of the CA)
+                ((ClusterUsers) store).login(user.startsWith("\"") ? user.replace("\"", "")
+                        : user.toUpperCase(java.util.Locale.ROOT), password);
+            }
             // During an election there is no leader yet: ask again until one appears or the timeout passes.
             while (true) {
                 rows = ((RaftGroupView) store).members();

@@ -65,6 +65,27 @@ final class CommandLine {
         return TlsFiles.of(options.get("tls-ca"), options.get("tls-cert"), options.get("tls-key"), certificateRequired);
     }
 
+    /**
+     * The content of the file option {@code name} less one trailing newline (a password file), or null if
+     * the option is not given; the file is read, not kept.
+     */
+    String secretFile(String name) {
+        String file = options.get(name);
+        if (file == null) {
+            return null;
+        }
+        try {
+            String s = java.nio.file.Files.readString(java.nio.file.Path.of(file));
+            s = s.endsWith("\r\n") ? s.substring(0, s.length() - 2) : s.endsWith("\n") ? s.substring(0, s.length() - 1) : s;
+            if (s.isEmpty()) {
+                throw new IllegalArgumentException("--" + name + " " + file + " is empty");
+            }
+            return s;
+        } catch (java.io.IOException e) {
+            throw new IllegalArgumentException("--" + name + ": cannot read " + file + ": " + e.getMessage(), e);
+        }
+    }
+
     String required(String name) {
         String v = options.get(name);
         if (v == null || v.isBlank()) {

@@ -16,7 +16,9 @@ import java.util.concurrent.CountDownLatch;
  * group cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
  * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY]
- * [--http HOST:PORT]}.
+ * [--admin-password-file FILE] [--http HOST:PORT]}.
+ * {@code --admin-password-file} (TLS only) creates the first admin, {@code ADMIN}, with the file's content
+ * (less a trailing newline) as password, if the cluster has never had users.
  * The node binds exactly {@code --self}; with the TLS options every connection to and from it is TLS (see
  * {@link io.kegdb.raft.security.TransportSecurity}), without them it is open to anyone who can reach it.
  * With {@code --http} it also serves {@code GET /metrics} (Prometheus text) and {@code GET /health} on that
@@ -28,7 +30,7 @@ public final class NodeMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("dir", "group", "self", "peers",
-            "election-timeout-ms", "snapshot-interval-secs", "http"));
+            "election-timeout-ms", "snapshot-interval-secs", "http", "admin-password-file"));
 
     private NodeMain() {
     }
@@ -46,6 +48,7 @@ public final class NodeMain {
                     .electionTimeoutMs(cl.intOption("election-timeout-ms", RaftNodeOptions.DEFAULT_ELECTION_TIMEOUT_MS))
                     .snapshotIntervalSecs(cl.intOption("snapshot-interval-secs", 600))
                     .tls(cl.tls(true))
+                    .adminPassword(cl.secretFile("admin-password-file"))
                     .build();
             String httpOption = cl.optional("http", null);
             http = httpOption == null ? null : address(httpOption);
@@ -53,7 +56,8 @@ public final class NodeMain {
             System.err.println("kegdb node: " + e.getMessage());
             System.err.println("usage: kegdb node --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3"
                     + " [--election-timeout-ms MS] [--snapshot-interval-secs S]"
-                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key] [--http HOST:PORT]");
+                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key] [--admin-password-file FILE]"
+                    + " [--http HOST:PORT]");
             System.exit(2);
             return;
         }
