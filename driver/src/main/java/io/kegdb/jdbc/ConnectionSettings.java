@@ -37,7 +37,15 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
     /** Never shows the password. */
     @Override
     public String toString() {
-        return "ConnectionSettings[url=" + url + ", user=" + user + ", raft=" + raft + "]";
+        return "ConnectionSettings[url=" + shown(url) + ", user=" + user + ", raft=" + raft + "]";
+    }
+
+    private static final java.util.regex.Pattern PASSWORD_OPTION =
+            java.util.regex.Pattern.compile("(?i)([?&]password=)[^&]*");
+
+    /** {@code url} as messages and logs may show it: a password option's value is replaced by {@code ***}. */
+    static String shown(String url) {
+        return url == null ? null : PASSWORD_OPTION.matcher(url).replaceAll("$1***");
     }
 
     /**
@@ -64,7 +72,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
     /** Parses {@code url} and merges {@code info}; every unknown option or bad value is an SQLException naming it. */
     static ConnectionSettings parse(String url, Properties info) throws SQLException {
         if (!accepts(url)) {
-            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "not a KegDB URL: " + url + " (expected " + PREFIX + "<dir>)");
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "not a KegDB URL: " + shown(url) + " (expected " + PREFIX + "<dir>)");
         }
         String rest = url.substring(PREFIX.length());
         int q = rest.indexOf('?');
@@ -78,7 +86,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 int eq = pair.indexOf('=');
                 if (eq <= 0) {
                     throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE,
-                            "option '" + pair + "' in URL " + url + " has no value (expected name=value)");
+                            "option '" + pair + "' in URL " + shown(url) + " has no value (expected name=value)");
                 }
                 String name = decode(pair.substring(0, eq));
                 options.put(ConnectionOption.byName(name), decode(pair.substring(eq + 1)));
@@ -139,7 +147,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                     Collections.unmodifiableMap(explicitEngine), null, slowStatementMs, password);
         }
         if (location.isEmpty()) {
-            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + url + " names no database directory (expected "
+            throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + shown(url) + " names no database directory (expected "
                     + PREFIX + "<dir>)");
         }
         Path dir;

@@ -132,4 +132,17 @@ class ConnectionSettingsTest {
         assertEquals(Duration.ofDays(1), ConnectionOption.parseDuration("1d"));
         assertEquals(Duration.ofMinutes(5), ConnectionOption.parseDuration("PT5M"));
     }
+
+    @Test
+    void messagesAboutAUrlNeverShowItsPassword() throws SQLException {
+        SQLException noValue = assertThrows(SQLException.class, () -> ConnectionSettings.parse(
+                "jdbc:kegdb:raft://127.0.0.1:1/g?user=alice&password=s3cret-pw&ssl", null));
+        assertFalse(noValue.getMessage().contains("s3cret-pw"), noValue.getMessage());
+        assertTrue(noValue.getMessage().contains("password=***"), noValue.getMessage());
+        SQLException noDirectory = assertThrows(SQLException.class,
+                () -> ConnectionSettings.parse("jdbc:kegdb:?PASSWORD=s3cret-pw", null));
+        assertFalse(noDirectory.getMessage().contains("s3cret-pw"), noDirectory.getMessage());
+        ConnectionSettings s = ConnectionSettings.parse("jdbc:kegdb:mem:x?password=s3cret-pw&user=alice", null);
+        assertFalse(s.toString().contains("s3cret-pw"), s.toString());
+    }
 }
