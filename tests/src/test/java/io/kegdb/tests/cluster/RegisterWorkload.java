@@ -43,7 +43,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  *   <li>each register's history is linearizable ({@link LinearizabilityChecker});</li>
  *   <li>every node's Raft log, replayed up to an index all nodes applied ({@link RaftLogReplay}), applies each
  *       request (session, serial) and each written value at most once, each acknowledged one exactly once, none
- *       that failed with 08006, and all nodes the same writes in the same order.</li>
+ *       the client was told was not written (08006, 40001, a compare-and-set of 0 rows), and all nodes the same
+ *       writes in the same order. Whether an entry's preconditions held is decided against the replayed data.</li>
  * </ul>
  * A failed compare-and-set (0 rows) read something other than its expected value, which a register history
  * cannot say; it is left out of the history (that only weakens the check) and must not be applied.
