@@ -36,11 +36,8 @@ class FailoverTest {
 
     @AfterEach
     void tearDown() {
-        if (client != null) {
-            client.close();
-        }
         if (cluster != null) {
-            cluster.close();
+            cluster.close(); // and the client
         }
     }
 
@@ -49,7 +46,7 @@ class FailoverTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int oldLeader = cluster.awaitLeader();
-        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = cluster.client(Duration.ofSeconds(15));
         for (int i = 0; i < 50; i++) {
             client.put(b("before-" + i), b("v" + i), Durability.SYNC);
         }

@@ -44,11 +44,8 @@ class FailoverTimeTest {
 
     @AfterEach
     void tearDown() {
-        if (client != null) {
-            client.close();
-        }
         if (cluster != null) {
-            cluster.close();
+            cluster.close(); // and the client
         }
     }
 
@@ -71,7 +68,7 @@ class FailoverTimeTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int old = cluster.awaitLeader();
-        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(30));
+        client = cluster.client(Duration.ofSeconds(30));
         ConcurrentLinkedDeque<Long> acks = new ConcurrentLinkedDeque<>();
         AtomicBoolean stop = new AtomicBoolean();
         AtomicReference<Throwable> failure = new AtomicReference<>();

@@ -42,11 +42,8 @@ class ReplicatedStoreTest {
 
     @AfterEach
     void tearDown() {
-        if (client != null) {
-            client.close();
-        }
         if (cluster != null) {
-            cluster.close();
+            cluster.close(); // and the client
         }
     }
 
@@ -56,7 +53,7 @@ class ReplicatedStoreTest {
         cluster.startAll();
         int leader = cluster.awaitLeader();
         int follower = (leader + 1) % 3;
-        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = cluster.client(Duration.ofSeconds(15));
 
         client.put(b("from-client"), b("1"), Durability.SYNC);
         cluster.nodes.get(follower).put(b("from-follower"), b("2"), Durability.SYNC);
@@ -122,7 +119,7 @@ class ReplicatedStoreTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         cluster.awaitLeader();
-        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = cluster.client(Duration.ofSeconds(15));
         int n = GroupStore.PAGE_SIZE * 2 + 37;
         WriteBatch batch = new WriteBatch();
         for (int i = 0; i < n; i++) {
@@ -179,7 +176,7 @@ class ReplicatedStoreTest {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();
         int leader = cluster.awaitLeader();
-        client = RaftGroupClient.connect(TestCluster.GROUP, cluster.peers(), Duration.ofSeconds(15));
+        client = cluster.client(Duration.ofSeconds(15));
         client.put(b("k"), b("v"), Durability.SYNC);
         long applied = cluster.nodes.get(leader).status().appliedIndex();
 

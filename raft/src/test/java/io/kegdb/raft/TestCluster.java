@@ -1,5 +1,6 @@
 package io.kegdb.raft;
 
+import io.kegdb.engine.KvStore;
 import io.kegdb.raft.security.TlsFiles;
 
 import java.io.IOException;
@@ -27,6 +28,7 @@ public final class TestCluster implements AutoCloseable {
     public final NetworkFaults faults = new NetworkFaults();
     /** The TLS files of node i, or null for none (the default). */
     public IntFunction<TlsFiles> tls = i -> null;
+    private final List<KvStore> clients = new ArrayList<>();
 
     public TestCluster(Path root, int size) throws IOException {
         this.root = root;
@@ -113,8 +115,17 @@ public final class TestCluster implements AutoCloseable {
         }
     }
 
+    /** A thin client of the whole group with {@code timeout} per request, closed with the cluster. */
+    public KvStore client(Duration timeout) {
+        KvStore client = RaftGroupClient.connect(GROUP, peers(), timeout);
+        clients.add(client);
+        return client;
+    }
+
+    /** Closes the clients {@link #client} made, then stops every node. */
     @Override
     public void close() {
+        clients.forEach(KvStore::close);
         for (int i = 0; i < nodes.size(); i++) {
             stop(i);
         }

@@ -7,9 +7,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -52,41 +49,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ClusterProcessesTest {
 
-    private static final String GROUP = "proc";
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
     private static final int ROUNDS = Boolean.getBoolean("kegdb.stress") ? 16 : 4;
 
     @TempDir
     Path dir;
 
-    private final List<String> nodes = new ArrayList<>();
-    private final List<Process> processes = new ArrayList<>();
+    private NodeCluster cluster;
+    private List<String> nodes;
     private final AtomicBoolean stop = new AtomicBoolean();
     private final List<Thread> workers = new ArrayList<>();
 
     @AfterEach
-    void stopAll() throws InterruptedException {
+    void stopAll() throws Exception {
         stop.set(true);
         for (Thread t : workers) {
             t.join(60_000);
         }
-        for (Process p : processes) {
-            if (p != null && p.isAlive()) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+        if (cluster != null) {
+            cluster.close();
         }
-    }
-
-    private Process startNode(int i) throws IOException {
-        List<String> cmd = List.of("bash", ROOT.resolve("kegdb").toString(), "node", "--dir",
-                dir.resolve("node-" + i).toString(), "--group", GROUP, "--self", nodes.get(i),
-                "--peers", String.join(",", nodes));
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("KEGDB_SKIP_BUILD", "1"); // the reactor built the driver jar before this module
-        pb.environment().put("KEGDB_JAVA_OPTS", "-Xmx256m");
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("node-" + i + ".log").toFile()));
-        return pb.start();
     }
 
     /** What became of one operation. */
@@ -102,13 +83,10 @@ class ClusterProcessesTest {
 
     @Test
     void acknowledgedWritesSurviveKillingLeadersAndFollowers() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            nodes.add("127.0.0.1:" + LoopbackPorts.free());
-        }
-        for (int i = 0; i < 3; i++) {
-            processes.add(startNode(i));
-        }
-        String url = "jdbc:kegdb:raft://" + String.join(",", nodes) + "/" + GROUP + "?raft.timeout=20s";
+        cluster = NodeCluster.onLoopback(dir, "proc", 3);
+        nodes = cluster.nodes();
+        cluster.startAll();
+        String url = cluster.url("raft.timeout=20s");
         Map<Long, Outcome> inserts = new ConcurrentHashMap<>();
         Map<Long, Outcome> increments = new ConcurrentHashMap<>();
         AtomicLong insertAcks = new AtomicLong();
@@ -179,11 +157,11 @@ class ClusterProcessesTest {
                 kills.merge(victim, 1, Integer::sum);
                 longestGap.set(0);
                 lastAck.set(System.nanoTime());
-                processes.get(victim).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+                cluster.kill(victim);
                 awaitMore(insertAcks, 50, workerErrors); // the two others keep the group writable
                 log.add((victim == nodes.indexOf(leader) ? "leader " : "follower ") + nodes.get(victim) + ": outage "
                         + TimeUnit.NANOSECONDS.toMillis(longestGap.get()) + " ms");
-                processes.set(victim, startNode(victim));
+                cluster.start(victim);
                 ClusterSql.awaitCaughtUp(admin, nodes.get(victim)); // so the next kill never takes the majority down
             }
             awaitMore(insertAcks, 50, workerErrors);
@@ -203,8 +181,8 @@ class ClusterProcessesTest {
             long counter = -1;
             long unknownInsertsApplied = -1;
             for (String node : nodes) {
-                try (Connection local = DriverManager.getConnection("jdbc:kegdb:raft://" + node + "/" + GROUP
-                        + "?readConsistency=local&raft.timeout=20s")) {
+                try (Connection local = DriverManager.getConnection(cluster.url(cluster.indexOf(node),
+                        "readConsistency=local&raft.timeout=20s"))) {
                     awaitKey(local, "w" + lastInsert, node);
                     long applied = checkInserts(local, inserts, node);
                     long nodeCounter = checkIncrements(local, increments, node);

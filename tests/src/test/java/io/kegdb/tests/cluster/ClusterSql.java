@@ -18,9 +18,14 @@ public final class ClusterSql {
     private ClusterSql() {
     }
 
-    /** The first connection waits for the node processes to start and elect a leader. */
+    /** The first connection waits for the node processes to start and elect a leader (at most 90 s). */
     public static Connection connectWhenUp(String url) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(90);
+        return connectWhenUp(url, 90);
+    }
+
+    /** The first connection, waiting at most {@code seconds} (JVMs making TLS connections start slowly). */
+    public static Connection connectWhenUp(String url, int seconds) throws Exception {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             try {
                 return DriverManager.getConnection(url);

@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -32,41 +33,22 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 420, unit = TimeUnit.SECONDS)
 class TlsClusterProcessesTest {
 
-    private static final String GROUP = "tls";
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-
     @TempDir
     Path dir;
 
-    private final List<Process> processes = new ArrayList<>();
+    private NodeCluster cluster;
 
     @AfterEach
-    void stopAll() throws InterruptedException {
-        for (Process p : processes) {
-            if (p.isAlive()) {
-                p.destroy();
-                if (!p.waitFor(20, TimeUnit.SECONDS)) {
-                    p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-                }
-            }
+    void stopAll() throws Exception {
+        if (cluster != null) {
+            cluster.close();
         }
-    }
-
-    private ProcessBuilder launcher(List<String> args, Path log) {
-        List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("kegdb").toString()));
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("KEGDB_SKIP_BUILD", "1"); // the reactor built the driver jar before this module
-        pb.environment().put("KEGDB_JAVA_OPTS", "-Xmx256m");
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        return pb;
     }
 
     private void cert(String... args) throws Exception {
         List<String> all = new ArrayList<>(List.of("cert"));
         all.addAll(List.of(args));
-        Process p = launcher(all, dir.resolve("cert.log")).start();
+        Process p = NodeCluster.launcher(all, dir.resolve("cert.log")).start();
         assertTrue(p.waitFor(120, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), Files.readString(dir.resolve("cert.log")));
     }
@@ -75,24 +57,19 @@ class TlsClusterProcessesTest {
     void tlsClusterServesCertifiedClientsOnly() throws Exception {
         Path certs = dir.resolve("certs");
         cert("ca", "--dir", certs.toString());
-        List<String> nodes = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
             cert("node", "--dir", certs.toString(), "--name", "node" + i);
-            nodes.add("127.0.0.1:" + LoopbackPorts.free());
         }
         cert("client", "--dir", certs.toString(), "--name", "alice");
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(certs.resolve("alice.key"))));
         assertEquals("rw-------", PosixFilePermissions.toString(Files.getPosixFilePermissions(certs.resolve("node0.key"))));
 
-        for (int i = 0; i < 3; i++) {
-            processes.add(launcher(List.of("node", "--dir", dir.resolve("node-" + i).toString(), "--group", GROUP,
-                    "--self", nodes.get(i), "--peers", String.join(",", nodes),
-                    "--tls-ca", certs.resolve("ca.crt").toString(),
-                    "--tls-cert", certs.resolve("node" + i + ".crt").toString(),
-                    "--tls-key", certs.resolve("node" + i + ".key").toString()), dir.resolve("node-" + i + ".log"))
-                    .start());
-        }
-        String base = "jdbc:kegdb:raft://" + String.join(",", nodes) + "/" + GROUP;
+        cluster = NodeCluster.onLoopback(dir, "tls", 3).nodeOptions(i -> List.of(
+                "--tls-ca", certs.resolve("ca.crt").toString(),
+                "--tls-cert", certs.resolve("node" + i + ".crt").toString(),
+                "--tls-key", certs.resolve("node" + i + ".key").toString()));
+        cluster.startAll();
+        String base = cluster.url("");
         String secured = base + "?ssl=true&sslrootcert=" + certs.resolve("ca.crt") + "&sslcert="
                 + certs.resolve("alice.crt") + "&sslkey=" + certs.resolve("alice.key");
         try (Connection c = connectWhenUp(secured, 240); Statement s = c.createStatement()) {
@@ -123,21 +100,6 @@ class TlsClusterProcessesTest {
         assertTrue(logs.contains("requires TLS on every connection"), "each node says it is secured");
         assertTrue(logs.contains("refused a plain-text connection"), "a node logged the plain-text client");
         assertFalse(logs.contains("runs WITHOUT TLS"));
-    }
-
-    /** Three JVMs making TLS connections to one another start slowly on a loaded machine: wait for them. */
-    private static Connection connectWhenUp(String url, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            try {
-                return DriverManager.getConnection(url);
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(500);
-            }
-        }
     }
 
     private static List<String> rows(Statement s) throws SQLException {

@@ -2,20 +2,18 @@ package io.kegdb.tests.launcher;
 
 import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
 import static io.kegdb.tests.cluster.ClusterSql.leaderOf;
-import io.kegdb.tests.cluster.LoopbackPorts;
+import io.kegdb.tests.cluster.NodeCluster;
 import io.kegdb.tests.launcher.Launcher.Run;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -30,43 +28,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 class ConsoleOnClusterTest {
 
-    private static final String GROUP = "console";
     private static final int STATEMENTS = 3000;
 
     @TempDir
     Path dir;
 
-    private final List<String> nodes = new ArrayList<>();
-    private final List<Process> processes = new ArrayList<>();
+    private NodeCluster cluster;
 
     @AfterEach
-    void stopAll() throws InterruptedException {
-        for (Process p : processes) {
-            if (p.isAlive()) {
-                p.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
-            }
+    void stopAll() throws Exception {
+        if (cluster != null) {
+            cluster.close();
         }
-    }
-
-    private Process startNode(int i) throws IOException {
-        ProcessBuilder pb = new ProcessBuilder("bash", Launcher.REPO_SCRIPT.toString(), "node", "--dir",
-                dir.resolve("node-" + i).toString(), "--group", GROUP, "--self", nodes.get(i), "--peers", String.join(",", nodes));
-        pb.environment().put("KEGDB_SKIP_BUILD", "1");
-        pb.environment().put("KEGDB_JAVA_OPTS", "-Xmx256m");
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("node-" + i + ".log").toFile()));
-        return pb.start();
     }
 
     @Test
     void scriptOnARaftUrlPrintsNoWarningsOrStackTracesAcrossAFailover() throws Exception {
-        for (int i = 0; i < 3; i++) {
-            nodes.add("127.0.0.1:" + LoopbackPorts.free());
-        }
-        for (int i = 0; i < 3; i++) {
-            processes.add(startNode(i));
-        }
-        String url = "jdbc:kegdb:raft://" + String.join(",", nodes) + "/" + GROUP + "?raft.timeout=30s";
+        cluster = NodeCluster.onLoopback(dir, "console", 3);
+        cluster.startAll();
+        String url = cluster.url("raft.timeout=30s");
         try (Connection admin = connectWhenUp(url)) {
             admin.createStatement().executeUpdate("CREATE TABLE T (K BIGINT PRIMARY KEY, V VARCHAR)");
             StringBuilder script = new StringBuilder();
@@ -81,9 +61,9 @@ class ConsoleOnClusterTest {
                 assertTrue(console.isAlive() && System.nanoTime() < deadline, "the script did not get going");
                 Thread.sleep(20);
             }
-            int leader = nodes.indexOf(leaderOf(admin));
+            int leader = cluster.indexOf(leaderOf(admin));
             assertTrue(console.isAlive(), "the script ended before the leader could be killed; make it longer");
-            processes.get(leader).destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+            cluster.kill(leader);
             assertTrue(console.waitFor(180, TimeUnit.SECONDS), "the script did not finish after the failover");
             Run r = Launcher.result(console);
 
