@@ -11,6 +11,7 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -39,9 +40,11 @@ class StoreAssignmentTest {
         "INSERT INTO d VALUES (1, 1.5), (2, 999.99)",
         "CREATE TABLE dsrc (k BIGINT PRIMARY KEY, v DECIMAL(10, 3))",
         "INSERT INTO dsrc VALUES (1, 12345.678), (3, 1.005), (4, 2.5)",
+        "CREATE TABLE b (k BIGINT PRIMARY KEY, v VARBINARY(2))",
+        "INSERT INTO b VALUES (1, X'01')",
     };
 
-    private static final String[] TABLES = {"t", "n", "d"};
+    private static final String[] TABLES = {"t", "n", "d", "b"};
 
     /** A statement for KegDB, the same for H2 (null: the same text), the SQLState expected, its parameters. */
     private record Case(String name, String kegdb, String h2, String state, Object... params) {
@@ -104,6 +107,9 @@ class StoreAssignmentTest {
                 mergeH2("(CAST(? AS BIGINT), CAST(? AS VARCHAR(10)))", "?"), TOO_LONG, 1L, "x", "long"));
         c.add(new Case("ON DUPLICATE KEY UPDATE VALUES()", "INSERT INTO t VALUES (1, 'long')"
                 + " ON DUPLICATE KEY UPDATE v = VALUES(v)", "MERGE INTO t KEY (k) VALUES (1, 'long')", TOO_LONG));
+
+        c.add(new Case("INSERT SELECT of bytes", "INSERT INTO b SELECT k + 10, X'010203' FROM t", null, TOO_LONG));
+        c.add(new Case("UPDATE of bytes", "UPDATE b SET v = v || X'0203'", null, TOO_LONG));
 
         c.add(new Case("INSERT VALUES of a DECIMAL", "INSERT INTO d VALUES (3, 1234.5)", null, OUT_OF_RANGE));
         c.add(new Case("INSERT SELECT of a DECIMAL", "INSERT INTO d SELECT k + 10, v FROM dsrc", null, OUT_OF_RANGE));
@@ -182,7 +188,7 @@ class StoreAssignmentTest {
         }
     }
 
-    /** Every table's rows in key order, numbers compared by value. */
+    /** Every table's rows in key order, numbers compared by value, bytes as hex. */
     private static List<List<List<Object>>> contents(Connection c) throws SQLException {
         List<List<List<Object>>> out = new ArrayList<>();
         for (String table : TABLES) {
@@ -190,7 +196,8 @@ class StoreAssignmentTest {
             for (List<Object> row : rows(c, "SELECT k, v FROM " + table + " ORDER BY k")) {
                 List<Object> r = new ArrayList<>();
                 for (Object o : row) {
-                    r.add(o instanceof BigDecimal b ? b.stripTrailingZeros().toPlainString() : o);
+                    r.add(o instanceof BigDecimal b ? b.stripTrailingZeros().toPlainString()
+                            : o instanceof byte[] bytes ? HexFormat.of().formatHex(bytes) : o);
                 }
                 rows.add(r);
             }
