@@ -296,6 +296,7 @@ class BitcaskTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, so that the second open finds it open
     void secondOpenInSameProcessIsRefused() throws IOException {
         try (Bitcask db = Bitcask.open(dir)) {
             IOException e = assertThrows(IOException.class, () -> Bitcask.open(dir));

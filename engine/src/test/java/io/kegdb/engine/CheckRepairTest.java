@@ -75,6 +75,7 @@ class CheckRepairTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, while check and repair are asked
     void anOpenStoreIsNotCheckedAndNotRepaired() throws IOException {
         build();
         try (Bitcask db = Bitcask.open(dir, small())) {

@@ -132,7 +132,7 @@ class PowerLossExplorerTest {
 
     @Test
     void openCloseCyclesWithHints() throws Exception {
-        explore(15, (x, first) -> {
+        exploreReopening(15, (x, first) -> {
             Bitcask db = first;
             for (int cycle = 0; cycle < 5 * SCALE; cycle++) {
                 for (int i = 0; i < 120; i++) {
@@ -170,13 +170,13 @@ class PowerLossExplorerTest {
     }
 
     private void explore(long seed, Workload workload) throws Exception {
-        explore(seed, (ReopeningWorkload) (x, db) -> {
+        exploreReopening(seed, (x, db) -> {
             workload.run(x, db);
             return db;
         });
     }
 
-    private void explore(long seed, ReopeningWorkload workload) throws Exception {
+    private void exploreReopening(long seed, ReopeningWorkload workload) throws Exception {
         Explorer x = new Explorer(seed);
         Bitcask db = x.reopen();
         try {

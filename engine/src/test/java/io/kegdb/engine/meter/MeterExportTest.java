@@ -74,6 +74,7 @@ class MeterExportTest {
         ObjectName name = new ObjectName("io.kegdb.test:type=Test,name=" + ObjectName.quote("/tmp/x,y"));
         MBeanServer server = ManagementFactory.getPlatformMBeanServer();
         try (MeterMBean.Registration r = bean.register(name)) {
+            assertEquals(name, r.name());
             assertTrue(server.isRegistered(name));
             assertEquals(0.0, server.getAttribute(name, "test.writes"));
             writes.set(5);

@@ -152,6 +152,7 @@ class MaintenanceMainTest {
     }
 
     @Test
+    @SuppressWarnings("try") // the store is held open, unused, so that the tools find its LOCK held
     void aStoreOpenElsewhereIsRefused() throws IOException {
         Path dir = store();
         try (Bitcask open = Bitcask.open(dir)) {

@@ -22,7 +22,7 @@ import java.util.Arrays;
 final class SslContexts {
 
     private static final Logger LOG = LoggerFactory.getLogger(SslContexts.class);
-    private static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
+    static final String[] PROTOCOLS = {"TLSv1.3", "TLSv1.2"};
 
     private final TlsFiles files;
     private final boolean server;

@@ -2,12 +2,12 @@ package io.kegdb.raft.tool;
 
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import com.alipay.sofa.jraft.entity.PeerId;
+import com.sun.net.httpserver.HttpsConfigurator;
+import com.sun.net.httpserver.HttpsServer;
 import io.kegdb.engine.meter.Meter;
 import io.kegdb.engine.meter.PrometheusText;
-import io.kegdb.raft.PeerList;
-import io.kegdb.raft.RaftNode;
-import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.security.HttpsServerContext;
+import io.kegdb.raft.security.TlsFiles;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,8 +15,6 @@ import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -25,8 +23,10 @@ import java.util.concurrent.Executors;
 /**
  * A node's HTTP endpoints on the JDK's server, bound to exactly the address given: {@code GET /metrics}
  * (the node's meters as Prometheus text, each labelled with {@code group} and {@code node}) and
- * {@code GET /health} (200 with {@code ok: ...} when {@link NodeHealth} says so, else 503 with the reason).
- * Anything else is 404, and other methods 405. Plain HTTP: bind it to an address only monitoring reaches.
+ * {@code GET /health} (200 with {@code ok: ...} when {@link NodeHealth} says so, else 503 with the reason),
+ * both from the node's {@link NodeMonitor}. Anything else is 404, and other methods 405. With the node's TLS
+ * files it is HTTPS only, with the node's certificate ({@link HttpsServerContext}) and no client certificate
+ * asked for; without them plain HTTP: bind it to an address only monitoring reaches.
  */
 final class NodeHttpServer implements AutoCloseable {
 
@@ -37,37 +37,28 @@ final class NodeHttpServer implements AutoCloseable {
     private final List<Meter> meters;
     private final Map<String, String> labels;
     private final NodeHealth health;
-    private final MemberPoller poller;
 
-    /** Every how many milliseconds the members are asked for their status (for the peers' lag). */
-    static final long MEMBER_POLL_MS = 2000;
-
-    /** Serves {@code node} (started with {@code options}) on {@code address}. */
-    static NodeHttpServer serve(RaftNode node, RaftNodeOptions options, InetSocketAddress address) throws IOException {
-        MemberPoller poller = new MemberPoller(node, MEMBER_POLL_MS);
-        try {
-            List<String> peers = new ArrayList<>();
-            for (PeerId p : PeerList.parse(options.peers()).getPeers()) {
-                peers.add(p.toString());
-            }
-            Map<String, String> labels = new LinkedHashMap<>();
-            labels.put("group", options.group());
-            labels.put("node", node.status().node());
-            return new NodeHttpServer(address, NodeMeters.of(node, options.dir(), peers, poller), labels,
-                    new NodeHealth(node::status), poller);
-        } catch (IOException | RuntimeException e) {
-            poller.close();
-            throw e;
+    /**
+     * Serves what {@code monitor} shows on {@code address}: over HTTPS with {@code tls} (the node's files),
+     * over plain HTTP when it is null.
+     */
+    static NodeHttpServer serve(NodeMonitor monitor, TlsFiles tls, InetSocketAddress address) throws IOException {
+        HttpServer server;
+        if (tls == null) {
+            server = HttpServer.create(address, 16);
+        } else {
+            HttpsServer https = HttpsServer.create(address, 16);
+            https.setHttpsConfigurator(new HttpsConfigurator(HttpsServerContext.of(tls)));
+            server = https;
         }
+        return new NodeHttpServer(server, monitor);
     }
 
-    private NodeHttpServer(InetSocketAddress address, List<Meter> meters, Map<String, String> labels,
-                           NodeHealth health, MemberPoller poller) throws IOException {
-        this.poller = poller;
-        this.meters = meters;
-        this.labels = labels;
-        this.health = health;
-        this.server = HttpServer.create(address, 16);
+    private NodeHttpServer(HttpServer server, NodeMonitor monitor) {
+        this.meters = monitor.meters();
+        this.labels = monitor.labels();
+        this.health = monitor.health();
+        this.server = server;
         this.threads = Executors.newFixedThreadPool(2, r -> {
             Thread t = new Thread(r, "kegdb-http");
             t.setDaemon(true);
@@ -76,6 +67,11 @@ final class NodeHttpServer implements AutoCloseable {
         server.setExecutor(threads);
         server.createContext("/", this::handle);
         server.start();
+    }
+
+    /** {@code https} or {@code http}. */
+    String scheme() {
+        return server instanceof HttpsServer ? "https" : "http";
     }
 
     /** The meters {@code /metrics} shows. */
@@ -129,6 +125,5 @@ final class NodeHttpServer implements AutoCloseable {
     public void close() {
         server.stop(0);
         threads.shutdownNow();
-        poller.close();
     }
 }

@@ -5,6 +5,7 @@ import io.kegdb.raft.RaftNodeOptions;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import javax.management.JMException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -21,8 +22,9 @@ import java.util.concurrent.CountDownLatch;
  * (less a trailing newline) as password, if the cluster has never had users.
  * The node binds exactly {@code --self}; with the TLS options every connection to and from it is TLS (see
  * {@link io.kegdb.raft.security.TransportSecurity}), without them it is open to anyone who can reach it.
- * With {@code --http} it also serves {@code GET /metrics} (Prometheus text) and {@code GET /health} on that
- * address ({@link NodeHttpServer}).
+ * Its meters are a JMX MBean while it runs ({@link NodeMonitor}); with {@code --http} it also serves
+ * {@code GET /metrics} (Prometheus text) and {@code GET /health} on that address ({@link NodeHttpServer}), over
+ * HTTPS with the node's certificate when it has the TLS options.
  * To join a running group, list its current members (not this node) in {@code --peers}, then add this node
  * with {@link ClusterMain} {@code add-peer}.
  */
@@ -70,15 +72,26 @@ public final class NodeMain {
             System.exit(1);
             return;
         }
+        NodeMonitor monitor;
         NodeHttpServer server = null;
+        try {
+            monitor = NodeMonitor.start(node, options);
+        } catch (JMException | RuntimeException e) {
+            LOG.error("raft node {}: cannot register its MBean", options.self(), e);
+            System.err.println("kegdb node: cannot register its MBean: " + e.getMessage());
+            node.close();
+            System.exit(1);
+            return;
+        }
         if (http != null) {
             try {
-                server = NodeHttpServer.serve(node, options, http);
-                LOG.info("raft node {} serves /metrics and /health on http://{}:{}", options.self(),
+                server = NodeHttpServer.serve(monitor, options.tls(), http);
+                LOG.info("raft node {} serves /metrics and /health on {}://{}:{}", options.self(), server.scheme(),
                         http.getHostString(), server.address().getPort());
             } catch (IOException | RuntimeException e) {
                 LOG.error("raft node {}: cannot serve HTTP on {}", options.self(), http, e);
                 System.err.println("kegdb node: cannot serve HTTP on " + http + ": " + e.getMessage());
+                monitor.close();
                 node.close();
                 System.exit(1);
                 return;
@@ -92,6 +105,7 @@ public final class NodeMain {
                 if (endpoints != null) {
                     endpoints.close();
                 }
+                monitor.close();
                 node.close();
             } finally {
                 stopped.countDown();

@@ -33,6 +33,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The LogStorage contract as SOFAJRaft's LogManagerImpl relies on it. */
+@SuppressWarnings("deprecation") // getTerm, deprecated in SOFAJRaft's LogStorage, is still in its contract
 class BitcaskLogStorageTest {
 
     @TempDir

@@ -141,6 +141,7 @@ class PowerLossStorageTest {
     }
 
     /** First and last index and the term of every entry between: what a restarted node reads of its log. */
+    @SuppressWarnings("deprecation") // LogStorage.getTerm, deprecated in SOFAJRaft, is what a node asks
     private static String state(BitcaskLogStorage log) {
         StringBuilder s = new StringBuilder();
         long first = log.getFirstLogIndex();

@@ -148,7 +148,7 @@ public final class CalcitePlanner {
                 new CalciteConnectionConfigImpl(props));
         SqlValidator validator = SqlValidatorUtil.newValidator(FunctionLibrary.operatorTable(), reader,
                 typeFactory, SqlValidator.Config.DEFAULT.withConformance(SqlConformanceEnum.LENIENT)
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true).withTypeCoercionFactory(StoreAssignment.Coercion::new));
         SqlNode validated = validate(validator, parsed);
         phases.mark("validate");
         deadline.check();
@@ -174,7 +174,7 @@ public final class CalcitePlanner {
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
                 budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
         phases.mark("planner");
-        SqlToRelConverter converter = new SqlToRelConverter(
+        SqlToRelConverter converter = new StoreAssignment.Converter(
                 (rowType, queryString, schemaPath, viewPath) -> {
                     throw new UnsupportedOperationException("views are not supported");
                 },

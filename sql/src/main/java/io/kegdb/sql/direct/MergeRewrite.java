@@ -493,10 +493,12 @@ public final class MergeRewrite extends RewriteParser {
         }
         // An INSERT alone keeps its duplicate check (23505 for a source that gives a new key twice).
         // Cast to the columns' own types: a source that differs would be cast again by Calcite, which then
-        // trips over the nullability its simplification of the CASEs infers.
+        // trips over the nullability its simplification of the CASEs infers. Not to their lengths, which
+        // would cut a string: the write checks them (22001).
         return (matched == null ? "INSERT" : "UPSERT") + " INTO " + tableText + " (" + join + ", "
                 + quote(def.valueColumn()) + ") " + (sourceWith == null ? "" : sourceWith) + "SELECT CAST(" + key
-                + " AS " + def.keyDeclaration() + "), CAST(" + value + " AS " + def.valueDeclaration() + ") FROM (" + inner + ") AS " + ROWS
+                + " AS " + castType(def, true) + "), CAST(" + value + " AS " + castType(def, false) + ") FROM ("
+                + inner + ") AS " + ROWS
                 + (keep.isEmpty() ? "" : " WHERE " + String.join(" AND ", keep));
     }
 

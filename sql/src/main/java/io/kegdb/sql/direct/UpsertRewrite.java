@@ -131,10 +131,11 @@ public final class UpsertRewrite extends RewriteParser {
         String alias = quote(def.name());
         return "UPSERT INTO " + tableText + " (" + quote(def.keyColumn()) + ", " + quote(def.valueColumn()) + ") "
                 + proposedRows(def, columns, rowItems) + " SELECT " + proposed(def.keyColumn())
-                // Cast to the column's type as MERGE does: an implicit cast of a WITH query's NOT NULL column
-                // fails Calcite's own type check ("failed to preserve datatypes").
+                // Cast to the column's type (not its length: the write checks it) as MERGE does: an implicit
+                // cast of a WITH query's NOT NULL column fails Calcite's own type check ("failed to preserve
+                // datatypes").
                 + ", CAST(CASE WHEN " + alias + "." + quote(def.keyColumn()) + " IS NULL THEN " + proposedValue
-                + " ELSE (" + assignment + ") END AS " + def.valueDeclaration() + ") FROM " + NEW + " LEFT JOIN "
+                + " ELSE (" + assignment + ") END AS " + castType(def, false) + ") FROM " + NEW + " LEFT JOIN "
                 + tableText + " AS " + alias
                 + " ON " + alias + "." + quote(def.keyColumn()) + " = " + proposed(def.keyColumn());
     }
