@@ -7,6 +7,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -38,6 +39,8 @@ public final class GroupCaller {
     private final ClientSession session = new ClientSession();
     private final ReentrantLock opening = new ReentrantLock();
     private volatile PeerId leader;
+    /** Requests sent to a node (each attempt of each call), for {@link #requestsSent()}. */
+    private final LongAdder sent = new LongAdder();
 
     /**
      * @param timeoutMs        how long one call may take, retries included
@@ -151,6 +154,7 @@ public final class GroupCaller {
                     if (request.op == KvRequest.WRITE) {
                         request.floor = session.floor();
                     }
+                    sent.increment();
                     KvResponse response = transport.send(target, request, attemptMs);
                     switch (response.status) {
                         case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE,
@@ -206,7 +210,16 @@ public final class GroupCaller {
 
     /** One attempt at {@code target}, no retry. */
     KvResponse sendOnce(PeerId target, KvRequest request, long timeoutMs) throws Exception {
+        sent.increment();
         return transport.send(target, request, timeoutMs);
+    }
+
+    /**
+     * How many requests this caller has sent to nodes: every attempt of every read, write and status call,
+     * resends included (the round trips its store paid); the leader lookups of a {@link LeaderFinder} not.
+     */
+    public long requestsSent() {
+        return sent.sum();
     }
 
     private static PeerId parse(String text, PeerId fallback) {

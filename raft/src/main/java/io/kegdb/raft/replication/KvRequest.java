@@ -50,6 +50,8 @@ public final class KvRequest implements Serializable {
     boolean local;
     /** GET, SCAN, SNAPSHOT_CLOSE: the id of a snapshot the receiving node opened (0: none, read the store). */
     long snapshot;
+    /** GET, SCAN, SNAPSHOT_OPEN: a key to read after the request's own data and answer along (null: none). */
+    byte[] watch;
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
