@@ -1,5 +1,7 @@
 package io.kegdb.sql;
 
+import io.kegdb.sql.plan.SqlErrors;
+
 import java.util.List;
 
 /**
@@ -19,13 +21,16 @@ final class PrimedResult implements SqlResult {
         this.hasFirst = hasFirst;
     }
 
-    /** {@code rows} with its first row fetched; closes it if that fails. */
+    /** {@code rows} with its first row fetched; closes it if that fails, the failure as a {@link SqlError}. */
     static SqlResult prime(SqlResult rows) throws SqlError {
         try {
             return new PrimedResult(rows, rows.next());
-        } catch (SqlError | RuntimeException e) {
+        } catch (SqlError e) {
             rows.close();
             throw e;
+        } catch (RuntimeException e) {
+            rows.close();
+            throw SqlErrors.translate(e);
         }
     }
 
