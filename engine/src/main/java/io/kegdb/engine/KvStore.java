@@ -57,6 +57,38 @@ public interface KvStore extends AutoCloseable {
     }
 
     /**
+     * Whether each read of this store is a round trip to another process, while its writes' conditions are
+     * checked where the writes are applied (a replicated store's client: every replica checks a batch's
+     * {@code putIfAbsent} keys and preconditions in its state machine). A caller that would read a key only to
+     * learn what a {@code putIfAbsent} of the same batch decides anyway (an INSERT's duplicate check) should then
+     * leave the question to the write. False (the default) for stores in this process, whose reads are cheap
+     * enough to answer at once.
+     */
+    default boolean readsAreRoundTrips() {
+        return false;
+    }
+
+    /**
+     * Asks the store to read {@code key} along with every later read it serves, just after that read's own
+     * data and, where reads are round trips, in the same request: {@link #watched} then answers without another
+     * one. For a key whose value only moves forward (a version), the value read along says what it was, at
+     * most, when the data was read. A SQL layer watches its catalog's version so that the reads a statement
+     * makes anyway tell it whether the catalog changed. One key per store, the last one asked for; by default
+     * nothing is read ahead.
+     */
+    default void watch(byte[] key) {
+    }
+
+    /**
+     * The value of {@code key}, which {@link #watch} named, as read along with this thread's latest read of the
+     * store (null: absent); by default, or before any such read, a {@link #get} now, which comes after the
+     * caller's reads as well.
+     */
+    default byte[] watched(byte[] key) {
+        return get(key);
+    }
+
+    /**
      * A number that changes whenever a write changes what the store holds, so that a caller can tell that
      * nothing was written between two moments (see {@link WriteBatch#absentSince(long)}); -1 when the store
      * keeps no such number. Only meaningful while the store stays open.

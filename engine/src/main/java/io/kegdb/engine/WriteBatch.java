@@ -25,6 +25,11 @@ public final class WriteBatch {
             throw new UnsupportedOperationException("this store cannot check a batch's preconditions");
         }
 
+        /** A presence precondition ({@link WriteBatch#expectPresent}); handlers that cannot carry one refuse the batch. */
+        default void expectPresent(byte[] key) {
+            throw new UnsupportedOperationException("this store cannot check a batch's preconditions");
+        }
+
         /** A range precondition ({@link WriteBatch#expectRange}); handlers that cannot carry one refuse the batch. */
         default void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
             throw new UnsupportedOperationException("this store cannot check a batch's preconditions");
@@ -48,6 +53,7 @@ public final class WriteBatch {
     /** Null until the first precondition: a batch without any pays nothing for them. */
     private List<Expected> expected;
     private List<ExpectedRange> expectedRanges;
+    private List<byte[]> expectedPresent;
     private long bytes;
     private long absentSince = -1;
 
@@ -85,6 +91,20 @@ public final class WriteBatch {
     }
 
     /**
+     * Makes the batch conditional on {@code key} being present, whatever its value, when the batch is applied;
+     * else it fails whole with {@link WriteConflictException} naming the key and writes nothing. With a put of
+     * the same key it is an update of an existing row that needs no read first: the failure says the row was
+     * not there.
+     */
+    public WriteBatch expectPresent(byte[] key) {
+        if (expectedPresent == null) {
+            expectedPresent = new ArrayList<>();
+        }
+        expectedPresent.add(Objects.requireNonNull(key, "key"));
+        return this;
+    }
+
+    /**
      * Like {@link #expect}, for a whole key range: the pairs with {@code fromInclusive <= key < toExclusive}
      * (a null bound is open) must have the {@link RangeDigest} {@code digest} when the batch is applied, so
      * a key inserted into or removed from the range fails the batch as a changed value does.
@@ -97,9 +117,9 @@ public final class WriteBatch {
         return this;
     }
 
-    /** Whether the batch has preconditions ({@link #expect}, {@link #expectRange}). */
+    /** Whether the batch has preconditions ({@link #expect}, {@link #expectPresent}, {@link #expectRange}). */
     public boolean hasExpectations() {
-        return expected != null || expectedRanges != null;
+        return expected != null || expectedRanges != null || expectedPresent != null;
     }
 
     /**
@@ -109,6 +129,14 @@ public final class WriteBatch {
      * expected absent and puts if absent, found present, fails as {@link KeyExistsException} (a duplicate key).
      */
     void checkExpectations(KvStore store, long versionNow) {
+        // Never read by the caller, so never covered by absentSince's promise.
+        if (expectedPresent != null) {
+            for (byte[] key : expectedPresent) {
+                if (!store.contains(key)) {
+                    throw new WriteConflictException(key, "a present key");
+                }
+            }
+        }
         if (unchangedSince(versionNow)) {
             return; // read when the store was as it is now: the preconditions still hold
         }
@@ -191,6 +219,7 @@ public final class WriteBatch {
         ops.clear();
         expected = null;
         expectedRanges = null;
+        expectedPresent = null;
         bytes = 0;
         absentSince = -1;
     }
@@ -200,6 +229,11 @@ public final class WriteBatch {
         if (expected != null) {
             for (Expected e : expected) {
                 handler.expect(e.key(), e.value());
+            }
+        }
+        if (expectedPresent != null) {
+            for (byte[] key : expectedPresent) {
+                handler.expectPresent(key);
             }
         }
         if (expectedRanges != null) {

@@ -52,6 +52,28 @@ class PreconditionTest {
 
     @ParameterizedTest
     @EnumSource(Kind.class)
+    void aPresenceConditionHoldsForAnyValueAndFailsForAnAbsentKey(Kind kind) {
+        try (KvStore s = open(kind)) {
+            s.put(b("x"), b("1"), Durability.NO_SYNC);
+            long version = s.writeVersion();
+            s.write(new WriteBatch().expectPresent(b("x")).put(b("x"), b("2")), Durability.NO_SYNC);
+            assertArrayEquals(b("2"), s.get(b("x")));
+            WriteConflictException e = assertThrows(WriteConflictException.class, () -> s.write(new WriteBatch()
+                    .expectPresent(b("y")).put(b("y"), b("new")).put(b("x"), b("3")), Durability.NO_SYNC));
+            assertArrayEquals(b("y"), e.key());
+            assertNull(s.get(b("y")), "nothing written");
+            assertArrayEquals(b("2"), s.get(b("x")));
+            s.delete(b("x"), Durability.NO_SYNC);
+            // Never read, so a promise that nothing changed since some version does not skip it.
+            assertThrows(WriteConflictException.class, () -> s.write(new WriteBatch().expectPresent(b("x"))
+                    .put(b("x"), b("4")).absentSince(s.writeVersion()), Durability.NO_SYNC));
+            assertNull(s.get(b("x")));
+            assertNotEquals(version, s.writeVersion());
+        }
+    }
+
+    @ParameterizedTest
+    @EnumSource(Kind.class)
     void aChangedValueFailsTheBatchAndWritesNothing(Kind kind) {
         try (KvStore s = open(kind)) {
             s.put(b("x"), b("1"), Durability.NO_SYNC);

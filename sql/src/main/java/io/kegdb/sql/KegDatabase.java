@@ -32,12 +32,15 @@ import java.util.Set;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Pattern;
 
 /** {@link SqlDatabase} over one store: the catalog, the Calcite schema of its current version, the plan cache. */
 final class KegDatabase implements SqlDatabase {
 
     private static final Logger LOG = LoggerFactory.getLogger(KegDatabase.class);
     private static final int PLAN_CACHE_SIZE = 2048;
+    /** A statement naming the catalog's own views, which answer from the catalog this process knows. */
+    private static final Pattern CATALOG_VIEWS = Pattern.compile("(?i)\\b(SYS|INFORMATION_SCHEMA)\\s*\\.");
 
     static {
         // Before any Calcite class reads them: string literals and columns are Unicode, where Calcite's
@@ -129,8 +132,13 @@ final class KegDatabase implements SqlDatabase {
      */
     Plan plan(String sql, String defaultSchema, Deadline deadline) throws SqlError {
         checkOpen();
-        // Another process may have changed a shared catalog since this one last looked (one store read).
-        catalog.refresh();
+        // No read of a shared catalog's version here: a statement learns of another process's DDL from its own
+        // reads and writes, which carry the version (KegSession, CatalogCheckedView). The catalog's views read
+        // no rows that would tell, so a statement naming them re-reads a shared catalog first (one read).
+        if (catalog.shared() && (CATALOG_VIEWS.matcher(sql).find() || Catalog.SYSTEM_SCHEMA.equals(defaultSchema)
+                || Catalog.INFORMATION_SCHEMA.equals(defaultSchema))) {
+            catalog.refresh();
+        }
         String explained = ExplainPlan.explained(sql);
         if (explained != null) {
             return new ExplainPlan(plan(explained, defaultSchema, deadline));

@@ -5,13 +5,17 @@ import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.engine.WriteConflictException;
 import io.kegdb.sql.calcite.KvModifier;
 import io.kegdb.sql.catalog.Catalog;
 import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.direct.DdlPlan;
 import io.kegdb.sql.plan.Plan;
 import io.kegdb.sql.plan.PlanSession;
 import io.kegdb.sql.plan.SqlErrors;
+import io.kegdb.sql.plan.StatementFailure;
 import io.kegdb.sql.txn.Overlay;
+import io.kegdb.sql.txn.Presence;
 import io.kegdb.sql.txn.ReadSet;
 import io.kegdb.sql.txn.ReadView;
 import io.kegdb.sql.txn.RecordingView;
@@ -20,6 +24,7 @@ import io.kegdb.sql.txn.StoreView;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 
@@ -71,6 +76,14 @@ final class KegSession implements SqlSession, PlanSession {
     private boolean statementConflicted;
     /** Conflicts the statement run last met (its retried attempts and a final 40001). */
     private int statementConflicts;
+    /** The shared catalog the running statement was planned on; null for a catalog only this process writes. */
+    private Catalog.Snapshot statementCatalog;
+    /** The shared catalog of the open transaction's first statement, which its commit is checked against. */
+    private Catalog.Snapshot transactionCatalog;
+    /** Whether the transaction was open before the running statement began. */
+    private boolean transactionBeforeStatement;
+    /** Set when the running statement found the shared catalog changed since it was planned. */
+    private boolean catalogChanged;
     /** Statements slower than this are logged ({@link io.kegdb.sql.stats.SlowStatementLog}); 0: none. */
     private long slowStatementNanos;
 
@@ -96,15 +109,27 @@ final class KegSession implements SqlSession, PlanSession {
         Objects.requireNonNull(sql, "sql");
         Objects.requireNonNull(deadline, "deadline");
         try {
-            return new ReplanningStatement(this, sql, database.plan(sql, schema, deadline));
+            return new ReplanningStatement(this, sql, replan(sql, deadline));
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
     }
 
+    /**
+     * The plan of {@code sql} on the catalog this process knows: no read of the store. A shared catalog is
+     * re-read only when the statement names a table or column it does not know, in case another process just
+     * made it; a changed catalog is otherwise learnt from the statement's own reads and writes.
+     */
     Plan replan(String sql, Deadline deadline) throws SqlError {
         checkOpen();
-        return database.plan(sql, schema, deadline);
+        try {
+            return database.plan(sql, schema, deadline);
+        } catch (SqlError e) {
+            if (mayKnowMoreAfterRefresh(e) && database.catalog().refresh()) {
+                return database.plan(sql, schema, deadline);
+            }
+            throw e;
+        }
     }
 
     @Override
@@ -122,12 +147,29 @@ final class KegSession implements SqlSession, PlanSession {
      */
     SqlResult run(Plan plan, List<?> params, long maxRows, Deadline deadline) throws SqlError {
         statementConflicts = 0;
+        catalogChanged = false;
+        transactionBeforeStatement = transactionStarted;
+        statementCatalog = null;
+        Catalog catalog = database.catalog();
+        if (catalog.shared()) {
+            Catalog.Snapshot current = catalog.snapshot();
+            if ((plan.catalogVersion() >= 0 && plan.catalogVersion() != current.version())
+                    || (transactionStarted && transactionCatalog != null
+                        && transactionCatalog.version() != current.version())) {
+                throw catalogChanged();
+            }
+            statementCatalog = current;
+        }
         for (int attempt = 1; ; attempt++) {
             statementReads = null;
             statementReadsCount = false;
             statementConflicted = false;
             try {
-                return plan.execute(this, params, maxRows, deadline);
+                SqlResult result = plan.execute(this, params, maxRows, deadline);
+                if (plan instanceof DdlPlan) {
+                    adoptOwnCatalogChange();
+                }
+                return result;
             } catch (SqlError e) {
                 if (statementConflicted) {
                     statementConflicts++;
@@ -142,6 +184,69 @@ final class KegSession implements SqlSession, PlanSession {
                 statementReads = null;
                 statementReadsCount = false;
             }
+        }
+    }
+
+    /**
+     * After this session's own DDL inside a transaction: the transaction goes on with the catalog that DDL
+     * made, if the DDL moved it by exactly its own one version from the transaction's (no other process's DDL
+     * came between, which the DDL would have re-read the catalog for).
+     */
+    private void adoptOwnCatalogChange() {
+        Catalog.Snapshot now = database.catalog().snapshot();
+        if (transactionCatalog != null && statementCatalog != null
+                && transactionCatalog.version() == statementCatalog.version()
+                && now.version() == statementCatalog.version() + 1) {
+            transactionCatalog = now;
+        }
+    }
+
+    /**
+     * Marks the running statement as planned on a catalog that changed since: 40001, and the statement is
+     * planned again and run again where nothing of it is kept ({@link #restartAfterCatalogChange}).
+     */
+    private SqlError catalogChanged() {
+        catalogChanged = true;
+        return new SqlError(SqlState.SERIALIZATION_FAILURE, "the catalog changed (DDL by another process) since"
+                + " the statement was planned; nothing of it was written, run it again");
+    }
+
+    /**
+     * Whether the statement run last failed because the shared catalog changed under it and may simply run
+     * again on the current one: an autocommitted statement, or the first statement of a transaction (which is
+     * then begun anew). A later statement of a transaction leaves it to the application (40001).
+     */
+    boolean restartAfterCatalogChange() {
+        if (!catalogChanged) {
+            return false;
+        }
+        if (autoCommit) {
+            return true;
+        }
+        if (!transactionBeforeStatement) {
+            endTransaction();
+            return true;
+        }
+        return false;
+    }
+
+    /** Whether the statement run last (or the last commit) found the shared catalog changed under it. */
+    boolean catalogChangedLastRun() {
+        return catalogChanged;
+    }
+
+    /** Whether the statement run last failed on a table or column its shared catalog does not know (yet). */
+    boolean mayKnowMoreAfterRefresh(SqlError e) {
+        return database.catalog().shared()
+                && (SqlState.TABLE_NOT_FOUND.equals(e.sqlState()) || SqlState.COLUMN_NOT_FOUND.equals(e.sqlState()));
+    }
+
+    /** Re-reads a catalog found changed, for the next transaction; a failure to read it joins {@code failure}. */
+    private void refreshCatalogQuietly(SqlError failure) {
+        try {
+            database.catalog().refresh();
+        } catch (SqlError | RuntimeException e) {
+            failure.addSuppressed(e);
         }
     }
 
@@ -183,13 +288,21 @@ final class KegSession implements SqlSession, PlanSession {
         };
     }
 
-    /** The committed state statements read now: a transaction's snapshot, or the store. */
+    /**
+     * The committed state statements read now: a transaction's snapshot, or the store; on a shared catalog,
+     * each read checked against the catalog the statement was planned on.
+     */
     private ReadView committed() {
+        ReadView base;
         if (autoCommit) {
-            return storeView;
+            base = storeView;
+        } else {
+            startTransaction();
+            base = committed;
         }
-        startTransaction();
-        return committed;
+        Catalog.Snapshot planned = statementCatalog;
+        return planned == null ? base : new CatalogCheckedView(base, store, database.catalog().versionKey(),
+                planned.version(), () -> new StatementFailure(catalogChanged()));
     }
 
     /** Begins the transaction at its first read or write: notes the write version, takes the snapshot. */
@@ -198,6 +311,7 @@ final class KegSession implements SqlSession, PlanSession {
             return;
         }
         transactionStarted = true;
+        transactionCatalog = statementCatalog;
         versionAtStart = store.writeVersion();
         committed = storeView;
         if (isolation != Isolation.READ_COMMITTED) {
@@ -260,15 +374,16 @@ final class KegSession implements SqlSession, PlanSession {
             reads.addTo(batch);
             batch.absentSince(statementVersion);
         }
-        writeStatement(batch);
+        writeStatement(batch, statement);
     }
 
     /** Writes an autocommitted statement's batch; a conflict marks the statement to run again. */
-    private void writeStatement(WriteBatch batch) throws SqlError {
+    private void writeStatement(WriteBatch batch, Overlay writes) throws SqlError {
         try {
-            write(batch);
+            write(batch, writes);
         } catch (SqlError e) {
-            statementConflicted = SqlState.SERIALIZATION_FAILURE.equals(e.sqlState());
+            // A changed catalog is not a conflict to run the same plan again for: it is planned anew.
+            statementConflicted = SqlState.SERIALIZATION_FAILURE.equals(e.sqlState()) && !catalogChanged;
             throw e;
         }
     }
@@ -278,14 +393,17 @@ final class KegSession implements SqlSession, PlanSession {
         checkWritable();
         if (autoCommit) {
             try {
-                store.write(new WriteBatch().putIfAbsent(key, value), durability);
+                writeDirect(new WriteBatch().putIfAbsent(key, value));
             } catch (KeyExistsException e) {
                 throw KvModifier.duplicate(def, keyValue);
             }
             return 1;
         }
         startTransaction();
-        if (!transaction.insertIfAbsent(key, value)) {
+        // A key the transaction read is decided by what it read, one it wrote by its writes; any other by the
+        // store, or (a store whose reads are round trips) by the commit's put-if-absent.
+        if ((!transaction.wrote(key) && transactionReads.presence(key) == Presence.PRESENT)
+                || !transaction.insertIfAbsent(key, value)) {
             throw KvModifier.duplicate(def, keyValue);
         }
         return 1;
@@ -296,17 +414,20 @@ final class KegSession implements SqlSession, PlanSession {
         checkWritable();
         if (autoCommit) {
             if (!onlyIfExists) {
-                store.put(key, value, durability);
+                if (writeGuard() == null) {
+                    store.put(key, value, durability);
+                } else {
+                    writeDirect(new WriteBatch().put(key, value));
+                }
                 return 1;
             }
-            // UPDATE by key: the row must still be there when the write lands, or a concurrent DELETE
-            // would be undone. A blind write otherwise, so it checks only the key it updates.
-            long version = store.writeVersion();
-            byte[] current = store.get(key);
-            if (current == null) {
+            // UPDATE by key: the row must be there when the write lands, or a concurrent DELETE would be
+            // undone. The new value does not depend on the old one, so one conditional write decides both.
+            try {
+                writeDirect(new WriteBatch().expectPresent(key).put(key, value));
+            } catch (WriteConflictException absent) {
                 return 0;
             }
-            writeStatement(new WriteBatch().expect(key, current).put(key, value).absentSince(version));
             return 1;
         }
         startTransaction();
@@ -326,7 +447,15 @@ final class KegSession implements SqlSession, PlanSession {
     public long deleteOne(byte[] key) throws SqlError {
         checkWritable();
         if (autoCommit) {
-            return store.delete(key, durability) ? 1 : 0;
+            if (writeGuard() == null) {
+                return store.delete(key, durability) ? 1 : 0;
+            }
+            try {
+                writeDirect(new WriteBatch().expectPresent(key).delete(key));
+            } catch (WriteConflictException absent) {
+                return 0;
+            }
+            return 1;
         }
         startTransaction();
         statementReadsCount = true;
@@ -353,15 +482,88 @@ final class KegSession implements SqlSession, PlanSession {
         }
     }
 
-    private void write(WriteBatch batch) throws SqlError {
+    /**
+     * Writes {@code batch}, the writes of {@code writes} (null: none of an overlay): a duplicate key, or a
+     * conflict on a key {@code writes} inserted without checking it, fails with 23505 naming the row.
+     */
+    private void write(WriteBatch batch, Overlay writes) throws SqlError {
         try {
-            store.write(batch, durability);
+            writeDirect(batch);
         } catch (KeyExistsException e) {
-            throw new SqlError(SqlState.DUPLICATE_KEY, "duplicate key: another session inserted it first ("
-                    + e.getMessage() + ")", e);
+            throw duplicateAtApply(e.key(), e);
+        } catch (WriteConflictException e) {
+            if (writes != null && writes.insertedUnchecked(e.key())) {
+                throw duplicateAtApply(e.key(), e);
+            }
+            throw SqlErrors.translate(e);
         } catch (RuntimeException e) {
             throw SqlErrors.translate(e);
         }
+    }
+
+    /**
+     * The shared catalog this session's write is checked against when applied: the running statement's in
+     * autocommit, the transaction's first statement's otherwise; null for a catalog only this process writes.
+     */
+    private Catalog.Snapshot writeGuard() {
+        return autoCommit ? statementCatalog : transactionCatalog;
+    }
+
+    /**
+     * Writes {@code batch} to the store, on a shared catalog expecting its version entry to be the one the
+     * statements were planned on. When another process's DDL committed before this write, the write is
+     * refused whole; the catalog is re-read and, if every table the batch touches is still the same table,
+     * written again under the new version (DDL of other tables leaves it alone); else it fails as a changed
+     * catalog (40001, planned again where the statement can run again). The store's own failures pass.
+     */
+    private void writeDirect(WriteBatch batch) throws SqlError {
+        Catalog.Snapshot guard = writeGuard();
+        if (guard == null) {
+            store.write(batch, durability);
+            return;
+        }
+        Catalog catalog = database.catalog();
+        byte[] versionKey = catalog.versionKey();
+        // The guard was not read at any write version of this store: no shortcut may skip checking it.
+        WriteBatch guarded = batch.expect(versionKey, guard.meta()).absentSince(-1);
+        for (int attempt = 1; ; attempt++) {
+            try {
+                store.write(guarded, durability);
+                return;
+            } catch (WriteConflictException e) {
+                if (!Arrays.equals(e.key(), versionKey)) {
+                    throw e;
+                }
+                catalog.refresh();
+                Catalog.Snapshot fresh = catalog.snapshot();
+                if (attempt >= ReplanningStatement.CATALOG_ATTEMPTS || fresh.version() == guard.version()
+                        || !CatalogGuard.sameTables(batch, versionKey, guard, fresh)) {
+                    throw catalogChanged();
+                }
+                guard = fresh;
+                if (autoCommit) {
+                    statementCatalog = fresh;
+                } else {
+                    transactionCatalog = fresh;
+                }
+                guarded = CatalogGuard.without(batch, versionKey).expect(versionKey, fresh.meta());
+            }
+        }
+    }
+
+    /** A duplicate key found when a batch was applied, named by its table and key value where they are known. */
+    private SqlError duplicateAtApply(byte[] key, RuntimeException cause) {
+        TableDef def = catalog().snapshot().tableOf(key);
+        String row = cause.getMessage();
+        if (def != null) {
+            try {
+                row = KvModifier.duplicate(def, def.decodeKey(key)).getMessage();
+            } catch (RuntimeException undecodable) {
+                row = "duplicate key in table " + def.qualifiedName() + " (" + cause.getMessage() + ")";
+            }
+        }
+        return new SqlError(SqlState.DUPLICATE_KEY, row + "; found when the batch was applied, nothing was written",
+                cause);
     }
 
     @Override
@@ -418,6 +620,7 @@ final class KegSession implements SqlSession, PlanSession {
     @Override
     public void commit() throws SqlError {
         checkOpen();
+        catalogChanged = false;
         try {
             if (!transaction.isEmpty()) {
                 WriteBatch batch = transaction.toBatch();
@@ -431,15 +634,18 @@ final class KegSession implements SqlSession, PlanSession {
                         }
                     });
                 }
-                write(batch.absentSince(versionAtStart));
+                write(batch.absentSince(versionAtStart), transaction);
             } else if (snapshot == null && isolation != Isolation.READ_COMMITTED && !transactionReads.isEmpty()) {
                 WriteBatch validation = new WriteBatch();
                 transactionReads.addTo(validation);
-                write(validation.absentSince(versionAtStart));
+                write(validation.absentSince(versionAtStart), null);
             }
         } catch (SqlError e) {
             if (SqlState.SERIALIZATION_FAILURE.equals(e.sqlState())) {
                 database.sqlMeters().conflict();
+            }
+            if (catalogChanged) {
+                refreshCatalogQuietly(e);
             }
             throw e;
         } finally {
@@ -461,6 +667,7 @@ final class KegSession implements SqlSession, PlanSession {
             snapshot = null;
         }
         committed = null;
+        transactionCatalog = null;
         transactionStarted = false;
         versionAtStart = -1;
     }

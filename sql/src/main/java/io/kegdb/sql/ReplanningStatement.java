@@ -10,9 +10,14 @@ import java.util.List;
 
 /**
  * {@link SqlStatement}: a plan, made again if DDL changed the catalog since it was prepared or its tables'
- * sizes outdated it.
+ * sizes outdated it. On a shared catalog the statement learns of another process's DDL from its own reads and
+ * writes (see {@link CatalogCheckedView} and the write guard in {@link KegSession}): it then re-reads the
+ * catalog, is planned again and runs again, where nothing of its first run is kept.
  */
 final class ReplanningStatement implements SqlStatement {
+
+    /** Runs of one execution on a catalog that kept changing under it before it fails with 40001. */
+    static final int CATALOG_ATTEMPTS = 20;
 
     private final KegSession session;
     private final String sql;
@@ -62,12 +67,29 @@ final class ReplanningStatement implements SqlStatement {
         SqlResult result;
         boolean ran = false;
         try {
-            long version = plan.catalogVersion();
-            if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
-                plan = session.replan(sql, deadline);
+            for (int attempt = 1; ; attempt++) {
+                long version = plan.catalogVersion();
+                if ((version >= 0 && version != session.database().catalog().snapshot().version()) || plan.outdated()) {
+                    plan = session.replan(sql, deadline);
+                }
+                ran = true;
+                try {
+                    result = session.run(plan, params == null ? List.of() : params, maxRows, deadline);
+                    if (result.isQuery() && session.database().catalog().shared()) {
+                        result = PrimedResult.prime(result); // its first read checks the catalog while it can run again
+                    }
+                    break;
+                } catch (SqlError e) {
+                    boolean changed = session.catalogChangedLastRun();
+                    boolean again = changed ? session.restartAfterCatalogChange() : session.mayKnowMoreAfterRefresh(e);
+                    // A changed catalog is re-read even when the statement cannot run again, for the next one.
+                    boolean moved = (changed || again) && session.database().catalog().refresh();
+                    // A name this process does not know is worth another try only if the catalog moved on.
+                    if (!again || attempt >= CATALOG_ATTEMPTS || (!changed && !moved)) {
+                        throw e;
+                    }
+                }
             }
-            ran = true;
-            result = session.run(plan, params == null ? List.of() : params, maxRows, deadline);
         } catch (SqlError e) {
             finished(started, 0, ran ? session.statementConflicts() : 0);
             throw e;

@@ -26,8 +26,26 @@ final class CountingStore implements KvStore {
     final AtomicLong keyScans = new AtomicLong();
     final AtomicLong keysRead = new AtomicLong();
 
+    /** Whether this store says its reads are round trips, as a replicated store's client does. */
+    private final boolean roundTrips;
+
     CountingStore(KvStore delegate) {
+        this(delegate, false);
+    }
+
+    CountingStore(KvStore delegate, boolean roundTrips) {
         this.delegate = delegate;
+        this.roundTrips = roundTrips;
+    }
+
+    @Override
+    public boolean readsAreRoundTrips() {
+        return roundTrips;
+    }
+
+    /** Reads of any kind (a contains is a get here): what a replicated store's client pays a round trip each for. */
+    long reads() {
+        return gets.get() + multiGets.get() + scans.get() + keyCounts.get() + keyScans.get();
     }
 
     void reset() {

@@ -70,6 +70,81 @@ class SharedCatalogTest {
     }
 
     @Test
+    void aStatementPreparedBeforeAnotherProcessesDdlIsPlannedAgainNotRunOnTheDroppedTable() throws SqlError {
+        try (KvStore store = KvStore.inMemory();
+             SqlDatabase a = SqlDatabase.open(store, SHARED); SqlDatabase b = SqlDatabase.open(store, SHARED);
+             SqlSession sa = a.newSession(); SqlSession sb = b.newSession()) {
+            update(sa, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR)");
+            update(sa, "INSERT INTO t VALUES (1, 'old')");
+            try (SqlStatement insert = sa.prepare("INSERT INTO t VALUES (?, ?)");
+                 SqlStatement upsert = sa.prepare("UPSERT INTO t VALUES (?, ?)");
+                 SqlStatement update = sa.prepare("UPDATE t SET v = ? WHERE k = ?");
+                 SqlStatement select = sa.prepare("SELECT v FROM t WHERE k = ?")) {
+                update(sb, "DROP TABLE t");
+                update(sb, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR)");
+                update(sb, "INSERT INTO t VALUES (1, 'new')");
+                // Writes: refused at apply under the old catalog, then planned again on the new one.
+                insert.execute(List.of(2L, "two"), 0).close();
+                upsert.execute(List.of(3L, "three"), 0).close();
+                try (SqlResult r = update.execute(List.of("uno", 1L), 0)) {
+                    assertEquals(1, r.updateCount());
+                }
+                try (SqlResult r = select.execute(List.of(1L), 0)) {
+                    assertEquals(List.of(row("uno")), SqlTestSupport.drain(r));
+                }
+            }
+            assertEquals(List.of(row(1L, "uno"), row(2L, "two"), row(3L, "three")), rows(sb, "SELECT * FROM t"));
+        }
+    }
+
+    @Test
+    void aTransactionThatMeetsAnotherProcessesDdlOfItsTableFailsWith40001AndWritesNothing() throws SqlError {
+        try (KvStore store = KvStore.inMemory();
+             SqlDatabase a = SqlDatabase.open(store, SHARED); SqlDatabase b = SqlDatabase.open(store, SHARED);
+             SqlSession sa = a.newSession(); SqlSession sb = b.newSession()) {
+            update(sa, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR)");
+            update(sa, "CREATE TABLE u (k BIGINT PRIMARY KEY, v VARCHAR)");
+            sa.setAutoCommit(false);
+            update(sa, "INSERT INTO t VALUES (1, 'mine')");
+            update(sb, "DROP TABLE u"); // another table: the commit goes through under the new version
+            sa.commit();
+            assertEquals(List.of(row(1L, "mine")), rows(sb, "SELECT * FROM t"));
+
+            update(sa, "INSERT INTO t VALUES (2, 'into the old t')");
+            update(sb, "DROP TABLE t");
+            update(sb, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR)");
+            SqlError commit = org.junit.jupiter.api.Assertions.assertThrows(SqlError.class, sa::commit);
+            assertEquals("40001", commit.sqlState());
+            assertEquals(List.of(), rows(sb, "SELECT * FROM t"), "nothing written");
+
+            // A transaction's first statement simply runs again on the new catalog; a later one fails.
+            update(sb, "CREATE TABLE w (k BIGINT PRIMARY KEY, v VARCHAR)");
+            update(sa, "INSERT INTO t VALUES (3, 'first')");
+            update(sb, "DROP TABLE w");
+            fails("40001", sa, "SELECT * FROM t");
+            sa.rollback();
+            update(sa, "INSERT INTO t VALUES (4, 'again')");
+            assertEquals(List.of(row(4L, "again")), rows(sa, "SELECT * FROM t"));
+            sa.commit();
+            assertEquals(List.of(row(4L, "again")), rows(sb, "SELECT * FROM t"));
+        }
+    }
+
+    @Test
+    void ownDdlInsideATransactionKeepsTheTransactionGoing() throws SqlError {
+        try (KvStore store = KvStore.inMemory(); SqlDatabase a = SqlDatabase.open(store, SHARED);
+             SqlSession sa = a.newSession()) {
+            update(sa, "CREATE TABLE t (k BIGINT PRIMARY KEY, v VARCHAR)");
+            sa.setAutoCommit(false);
+            update(sa, "INSERT INTO t VALUES (1, 'one')");
+            update(sa, "CREATE TABLE t2 (k BIGINT PRIMARY KEY, v VARCHAR)");
+            update(sa, "INSERT INTO t2 VALUES (1, 'in the new table')");
+            sa.commit();
+            assertEquals(List.of(row(1L, "in the new table")), rows(sa, "SELECT * FROM t2"));
+        }
+    }
+
+    @Test
     void aCatalogNotSharedNeverReadsTheStoreToCheckIt() throws SqlError {
         try (KvStore memory = KvStore.inMemory()) {
             CountingStore store = new CountingStore(memory);

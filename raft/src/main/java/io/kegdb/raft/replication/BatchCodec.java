@@ -14,9 +14,11 @@ import java.io.UncheckedIOException;
  * big-endian length and the bytes, length -1 standing for null where a field may be null.
  * <ul>
  *   <li>0 put: key, value; 1 delete: key; 2 put-if-absent: key, value;</li>
- *   <li>3 expect: key, value or null (absent); 4 expect-range: from or null, to or null, 8-byte digest.</li>
+ *   <li>3 expect: key, value or null (absent); 4 expect-range: from or null, to or null, 8-byte digest;</li>
+ *   <li>5 expect-present: key.</li>
  * </ul>
- * Entries written before preconditions existed hold kinds 0 to 2 only and read the same.
+ * Entries written before preconditions existed hold kinds 0 to 2 only and read the same; kind 5 is newer than
+ * 3 and 4, so nodes must be upgraded before the clients that send it.
  */
 final class BatchCodec {
 
@@ -26,6 +28,7 @@ final class BatchCodec {
     private static final byte PUT_IF_ABSENT = 2;
     private static final byte EXPECT = 3;
     private static final byte EXPECT_RANGE = 4;
+    private static final byte EXPECT_PRESENT = 5;
 
     private BatchCodec() {
     }
@@ -58,6 +61,16 @@ final class BatchCodec {
                         out.writeByte(EXPECT);
                         writeNullable(out, key);
                         writeNullable(out, value);
+                    } catch (IOException e) {
+                        throw new UncheckedIOException(e);
+                    }
+                }
+
+                @Override
+                public void expectPresent(byte[] key) {
+                    try {
+                        out.writeByte(EXPECT_PRESENT);
+                        writeNullable(out, key);
                     } catch (IOException e) {
                         throw new UncheckedIOException(e);
                     }
@@ -120,6 +133,10 @@ final class BatchCodec {
                         throw new IllegalArgumentException("write batch entry has a precondition without a key");
                     }
                     batch.expect(key, readNullable(in, data.length));
+                    continue;
+                }
+                if (kind == EXPECT_PRESENT) {
+                    batch.expectPresent(readBytes(in, data.length));
                     continue;
                 }
                 if (kind == EXPECT_RANGE) {

@@ -9,6 +9,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 
 /**
@@ -44,6 +45,8 @@ public final class GroupCaller {
     private volatile String user;
     private volatile String password;
     private volatile byte[] ticket;
+    /** Requests sent to a node (each attempt of each call), for {@link #requestsSent()}. */
+    private final LongAdder sent = new LongAdder();
 
     /**
      * @param timeoutMs        how long one call may take, retries included
@@ -211,6 +214,7 @@ public final class GroupCaller {
                         request.floor = session.floor();
                     }
                     request.ticket = ticket;
+                    sent.increment();
                     KvResponse response = transport.send(target, request, attemptMs);
                     switch (response.status) {
                         case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE,
@@ -268,7 +272,16 @@ public final class GroupCaller {
     /** One attempt at {@code target}, no retry. */
     KvResponse sendOnce(PeerId target, KvRequest request, long timeoutMs) throws Exception {
         request.ticket = ticket;
+        sent.increment();
         return transport.send(target, request, timeoutMs);
+    }
+
+    /**
+     * How many requests this caller has sent to nodes: every attempt of every read, write and status call,
+     * resends included (the round trips its store paid); the leader lookups of a {@link LeaderFinder} not.
+     */
+    public long requestsSent() {
+        return sent.sum();
     }
 
     private static PeerId parse(String text, PeerId fallback) {

@@ -12,6 +12,8 @@ import io.kegdb.engine.StoreClosedException;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.engine.WriteConflictException;
 import io.kegdb.raft.ClusterUsers;
+import io.kegdb.engine.meter.Meter;
+import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.ReadConsistency;
@@ -23,6 +25,7 @@ import io.kegdb.raft.users.Authorizer;
 
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Deque;
 import java.util.List;
 import java.util.Map;
@@ -47,6 +50,13 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
     private final boolean localReads;
     private final Runnable onClose;
     private volatile boolean closed;
+    /** The key {@link #watch} named, read along with every read request; null: none. */
+    private volatile byte[] watchKey;
+    /** Per thread: the watched key's value answered with that thread's latest read. */
+    private final ThreadLocal<Watched> lastWatched = new ThreadLocal<>();
+
+    private record Watched(byte[] key, byte[] value) {
+    }
 
     /**
      * @param readTarget the node reads go to, or null for the leader
@@ -66,7 +76,49 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
         checkOpen();
-        return caller.read(KvRequest.get(group, key, localReads), readTarget).value;
+        return read(KvRequest.get(group, key, localReads), readTarget).value;
+    }
+
+    /** Every read request names the watched key, and its answer says what the key held then. */
+    @Override
+    public void watch(byte[] key) {
+        this.watchKey = key.clone();
+    }
+
+    @Override
+    public byte[] watched(byte[] key) {
+        Watched w = lastWatched.get();
+        return w != null && Arrays.equals(w.key(), key) ? w.value() : get(key);
+    }
+
+    /** A read through the caller, the watched key read along. */
+    private KvResponse read(KvRequest request, PeerId target) {
+        byte[] watching = watchKey;
+        request.watch = watching;
+        KvResponse r = caller.read(request, target);
+        if (watching != null && r.watchedRead) {
+            lastWatched.set(new Watched(watching, r.watched));
+        }
+        return r;
+    }
+
+    /**
+     * Every read is a request to a node, and every replica checks a batch's put-if-absent keys and
+     * preconditions when it applies the batch: callers leave duplicate checks to the write.
+     */
+    @Override
+    public boolean readsAreRoundTrips() {
+        return true;
+    }
+
+    /** The defaults, and {@code kegdb.raft.client.requests}: the round trips this store has paid. */
+    @Override
+    public List<Meter> meters() {
+        List<Meter> all = new ArrayList<>(KvStore.super.meters());
+        all.add(Meter.counter("kegdb.raft.client.requests", MeterUnit.NONE,
+                "Requests this store sent to the group's nodes (every attempt; reads, writes and status calls).",
+                caller::requestsSent));
+        return List.copyOf(all);
     }
 
     @Override
@@ -115,7 +167,7 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
 
     private List<io.kegdb.engine.KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
         checkOpen();
-        KvResponse r = caller.read(KvRequest.scan(group, from, to, limit, descending, localReads), readTarget);
+        KvResponse r = read(KvRequest.scan(group, from, to, limit, descending, localReads), readTarget);
         return PageCodec.decode(r.page);
     }
 
@@ -127,7 +179,7 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
     @Override
     public KvSnapshot snapshot() {
         checkOpen();
-        KvResponse r = caller.read(KvRequest.openSnapshot(group), readTarget);
+        KvResponse r = read(KvRequest.openSnapshot(group), readTarget);
         return new RemoteSnapshot(r.snapshot, PeerId.parsePeer(r.node));
     }
 
@@ -147,7 +199,7 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
                 throw new IllegalStateException("snapshot is closed");
             }
             checkOpen();
-            KvResponse r = caller.read(request.at(id), holder);
+            KvResponse r = read(request.at(id), holder);
             if (r.status == KvResponse.SNAPSHOT_GONE) {
                 throw new SnapshotTooOldException(r.message);
             }

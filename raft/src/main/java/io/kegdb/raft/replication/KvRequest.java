@@ -62,6 +62,8 @@ public final class KvRequest implements Serializable {
     String password;
     /** USER_COMMAND: the encoded {@code UserCommand}. */
     byte[] command;
+    /** GET, SCAN, SNAPSHOT_OPEN: a key to read after the request's own data and answer along (null: none). */
+    byte[] watch;
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();

@@ -41,6 +41,10 @@ public final class KvResponse implements Serializable {
     String leader;
     /** GET: the value or null; KEY_EXISTS, WRITE_CONFLICT: the key. */
     byte[] value;
+    /** Whether {@link #watched} answers the request's watched key (a node from before watching leaves it false). */
+    boolean watchedRead;
+    /** The watched key's value (null: absent), read after the request's own data from the same state. */
+    byte[] watched;
     /** WRITE of a single delete: whether the key existed. */
     boolean existed;
     /** SNAPSHOT_OPEN: the id of the snapshot opened. */

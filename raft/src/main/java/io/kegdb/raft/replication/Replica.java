@@ -95,6 +95,10 @@ public final class Replica {
                 case KvRequest.LIST_USERS -> users.checkAdmin(r.ticket, "reading SYS.USERS");
                 default -> users.checkLoggedIn(r.ticket);
             }
+            if (r.watch != null) {
+                // The key read along is a read like any other: without this, a watch could read the user records.
+                users.checkGet(r.ticket, r.watch);
+            }
             return null;
         } catch (Denial d) {
             return denied(d);
@@ -269,7 +273,16 @@ public final class Replica {
                 return KvResponse.of(KvResponse.FAILED, "unknown request " + request.op);
             }
         }
+        if (request.watch != null) {
+            watched(r, data.get(request.watch));
+        }
         return r;
+    }
+
+    /** Answers a request's watched key along, read after the request's own data. */
+    private static void watched(KvResponse r, byte[] value) {
+        r.watchedRead = true;
+        r.watched = value;
     }
 
     /**
@@ -279,8 +292,12 @@ public final class Replica {
     private KvResponse snapshotRequest(KvRequest request) {
         if (request.op == KvRequest.SNAPSHOT_OPEN) {
             KvResponse r = KvResponse.ok();
-            r.snapshot = snapshots.add(data.snapshot());
+            KvSnapshot opened = data.snapshot();
+            r.snapshot = snapshots.add(opened);
             r.node = node.getNodeId().getPeerId().toString();
+            if (request.watch != null) {
+                watched(r, opened.get(request.watch));
+            }
             return r;
         }
         if (request.op == KvRequest.SNAPSHOT_CLOSE) {
@@ -302,6 +319,9 @@ public final class Replica {
                 default -> {
                     return KvResponse.of(KvResponse.FAILED, "request " + request.op + " cannot read a snapshot");
                 }
+            }
+            if (request.watch != null) {
+                watched(r, snapshot.get(request.watch));
             }
             return r;
         } catch (SnapshotTooOldException | IllegalStateException gone) {

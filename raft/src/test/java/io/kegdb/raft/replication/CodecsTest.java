@@ -53,7 +53,8 @@ class CodecsTest {
     @Test
     void preconditionsSurviveEncodingAndMakeABatchUnrepeatable() {
         WriteBatch batch = new WriteBatch().expect(b("k"), b("v")).expect(b("gone"), null)
-                .expectRange(null, b("z"), 42L).expectRange(b("a"), null, -7L).put(b("k"), b("w"));
+                .expectRange(null, b("z"), 42L).expectRange(b("a"), null, -7L).expectPresent(b("row"))
+                .put(b("k"), b("w"));
         List<String> seen = new ArrayList<>();
         BatchCodec.decode(BatchCodec.encode(batch)).replay(new WriteBatch.Handler() {
             @Override
@@ -77,11 +78,17 @@ class CodecsTest {
             }
 
             @Override
+            public void expectPresent(byte[] key) {
+                seen.add("present " + s(key));
+            }
+
+            @Override
             public void expectRange(byte[] from, byte[] to, long digest) {
                 seen.add("range " + (from == null ? "-" : s(from)) + ".." + (to == null ? "-" : s(to)) + " " + digest);
             }
         });
-        assertEquals(List.of("expect k=v", "expect gone=absent", "range -..z 42", "range a..- -7", "put k=w"), seen);
+        assertEquals(List.of("expect k=v", "expect gone=absent", "present row", "range -..z 42", "range a..- -7",
+                "put k=w"), seen);
         assertNull(BatchCodec.singleDeleteKey(new WriteBatch().expect(b("k"), b("v")).delete(b("k"))));
     }
 

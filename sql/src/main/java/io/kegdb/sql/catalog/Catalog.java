@@ -45,11 +45,31 @@ public final class Catalog {
     /** DDL attempts against concurrent DDL of other processes before giving up with 40001. */
     private static final int DDL_ATTEMPTS = 20;
 
-    /** An immutable view of the catalog at one version. */
-    public record Snapshot(long version, Map<String, Map<String, TableDef>> schemas) {
+    /**
+     * An immutable view of the catalog at one version; {@code meta} is the stored version entry's value at
+     * that version (null before the first DDL), what a write checks the catalog against (see
+     * {@link #versionKey()}).
+     */
+    public record Snapshot(long version, Map<String, Map<String, TableDef>> schemas, byte[] meta) {
         public TableDef find(String schema, String name) {
             Map<String, TableDef> tables = schemas.get(schema);
             return tables == null ? null : tables.get(name);
+        }
+
+        /** The table whose keyspace holds the store key {@code key}, or null. */
+        public TableDef tableOf(byte[] key) {
+            if (key.length < TableDef.PREFIX_LENGTH) {
+                return null;
+            }
+            int id = ByteBuffer.wrap(key).getInt();
+            for (Map<String, TableDef> tables : schemas.values()) {
+                for (TableDef def : tables.values()) {
+                    if (def.id() == id) {
+                        return def;
+                    }
+                }
+            }
+            return null;
         }
     }
 
@@ -70,6 +90,9 @@ public final class Catalog {
      */
     public static Catalog open(KvStore store, boolean shared) throws SqlError {
         Catalog catalog = new Catalog(store, shared);
+        if (shared) {
+            store.watch(META_KEY); // every read then tells whether the catalog moved on
+        }
         catalog.load();
         if (catalog.snapshot.version() == 0) {
             // if-not-exists: another process opening the same new shared store may create it first
@@ -83,18 +106,41 @@ public final class Catalog {
         return snapshot;
     }
 
+    /** Whether other processes may change this catalog (a Raft group's store). */
+    public boolean shared() {
+        return shared;
+    }
+
+    /**
+     * The key of the stored version entry, which every DDL rewrites: a write that expects the value a
+     * snapshot read ({@link Snapshot#meta()}) is applied only while the catalog is still at that version.
+     * A shared catalog's store reads it along with every read ({@link KvStore#watch}). Not to be modified.
+     */
+    public byte[] versionKey() {
+        return META_KEY;
+    }
+
+    /** The catalog version that a stored version entry's value {@code meta} names (0 for none). */
+    public static long versionOf(byte[] meta) {
+        return meta == null || meta.length < 8 ? 0 : ByteBuffer.wrap(meta).getLong();
+    }
+
     /**
      * For a shared catalog: reads the stored version (one {@code get}) and re-reads the catalog if it is not
      * the version this process knows. Nothing for a catalog only this process writes.
+     *
+     * @return whether the stored version was not the one this process knew
      */
-    public void refresh() throws SqlError {
+    public boolean refresh() throws SqlError {
         if (shared && storedVersion() != snapshot.version()) {
             synchronized (this) {
                 if (storedVersion() != snapshot.version()) {
                     load();
                 }
             }
+            return true;
         }
+        return false;
     }
 
     private long storedVersion() {
@@ -127,7 +173,7 @@ public final class Catalog {
             throw new SqlError(SqlState.IO_ERROR, "cannot read the catalog: " + e.getMessage(), e);
         }
         schemas.computeIfAbsent(DEFAULT_SCHEMA, s -> new TreeMap<>());
-        snapshot = freeze(version, schemas);
+        snapshot = freeze(version, schemas, meta);
     }
 
     /**
@@ -198,7 +244,7 @@ public final class Catalog {
         nextId++;
         Map<String, Map<String, TableDef>> schemas = mutableCopy();
         schemas.computeIfAbsent(def.schema(), s -> new TreeMap<>()).put(def.name(), withId);
-        snapshot = freeze(version, schemas);
+        snapshot = freeze(version, schemas, meta(version, nextId));
         return true;
     }
 
@@ -221,7 +267,7 @@ public final class Catalog {
         if (schemas.get(schema).isEmpty() && !DEFAULT_SCHEMA.equals(schema)) {
             schemas.remove(schema);
         }
-        snapshot = freeze(version, schemas);
+        snapshot = freeze(version, schemas, meta(version, nextId));
         deleteKeyspace(def);
         return true;
     }
@@ -247,10 +293,10 @@ public final class Catalog {
         return copy;
     }
 
-    private static Snapshot freeze(long version, Map<String, Map<String, TableDef>> schemas) {
+    private static Snapshot freeze(long version, Map<String, Map<String, TableDef>> schemas, byte[] meta) {
         Map<String, Map<String, TableDef>> frozen = new TreeMap<>();
         schemas.forEach((schema, tables) -> frozen.put(schema, Collections.unmodifiableMap(new TreeMap<>(tables))));
-        return new Snapshot(version, Collections.unmodifiableMap(frozen));
+        return new Snapshot(version, Collections.unmodifiableMap(frozen), meta);
     }
 
     private static byte[] meta(long version, int nextId) {

@@ -229,13 +229,14 @@ public final class KeyValuePlan implements Plan {
     @Override
     public String explain() {
         String access = switch (kind) {
-            case SELECT, UPDATE -> "one get";
+            case SELECT -> "one get";
+            case UPDATE -> "one put if present";
             case INSERT -> "one putIfAbsent";
             case UPSERT -> "one put";
             case DELETE -> "one delete";
         };
         return "KeyValuePlan(" + kind + ", table=[" + def.qualifiedName() + "], key=" + key + ", store: " + access
-                + (kind == Kind.UPDATE ? " then one put" : "") + ")";
+                + ")";
     }
 
     @Override

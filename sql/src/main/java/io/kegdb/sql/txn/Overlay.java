@@ -24,15 +24,34 @@ import java.util.concurrent.ConcurrentSkipListMap;
  * first scan builds a skip-list copy, kept up to date from then on, so a transaction of point writes (a
  * batch of INSERTs) never pays for ordering. The skip list keeps cursors that are still open valid while
  * later statements write.
+ *
+ * <p>Over a store whose reads are round trips and whose writes decide duplicates at apply
+ * ({@link ReadView#readsAreRoundTrips}), an INSERT of a key this overlay cannot answer for is recorded
+ * without a read ({@link Kind#UNCHECKED_INSERT}): the commit's put-if-absent decides it. Such a claim of
+ * absence is kept when the row is deleted again ({@link Kind#ABSENT}), so that it is still checked.
  */
 public final class Overlay implements ReadView {
 
     private static final Comparator<byte[]> ORDER = Arrays::compareUnsigned;
 
-    /** A buffered write. INSERT must find its key absent when the batch is applied (putIfAbsent). */
-    enum Kind { PUT, DELETE, INSERT }
+    /**
+     * A buffered write. INSERT must find its key absent when the batch is applied (putIfAbsent), and its
+     * absence was also checked when it was made; UNCHECKED_INSERT was not checked, its putIfAbsent alone
+     * decides; ABSENT is an unchecked insert deleted again: it writes nothing, but the key must still be
+     * absent when the batch is applied.
+     */
+    enum Kind { PUT, DELETE, INSERT, UNCHECKED_INSERT, ABSENT }
 
     record Pending(Kind kind, byte[] value) {
+        /** Whether the key reads as absent here. */
+        boolean removes() {
+            return kind == Kind.DELETE || kind == Kind.ABSENT;
+        }
+
+        /** Whether the key's absence in the store is still to be checked when the batch is applied. */
+        boolean unchecked() {
+            return kind == Kind.UNCHECKED_INSERT || kind == Kind.ABSENT;
+        }
     }
 
     private final ReadView base;
@@ -56,6 +75,15 @@ public final class Overlay implements ReadView {
     /** Whether {@link #writeEachKeyOnce} was called. */
     public boolean writesEachKeyOnce() {
         return eachKeyOnce;
+    }
+
+    /**
+     * Whether {@code key} is one this overlay inserted without checking that the store lacked it: a
+     * conflict on it at commit is a duplicate key.
+     */
+    public boolean insertedUnchecked(byte[] key) {
+        Pending p = pending.get(key);
+        return p != null && p.unchecked();
     }
 
     /** Whether this overlay holds a write (put, insert or delete) of {@code key}. */
@@ -106,6 +134,16 @@ public final class Overlay implements ReadView {
             }
 
             @Override
+            public boolean readsAreRoundTrips() {
+                return other.readsAreRoundTrips();
+            }
+
+            @Override
+            public Presence presence(byte[] key) {
+                return Overlay.this.presence(key, other);
+            }
+
+            @Override
             public KvIterator scan(byte[] from, byte[] to, boolean descending) {
                 return Overlay.this.scan(from, to, descending, other);
             }
@@ -120,7 +158,7 @@ public final class Overlay implements ReadView {
     private byte[] get(byte[] key, ReadView under) {
         Pending p = pending.get(key);
         if (p != null) {
-            return p.kind() == Kind.DELETE ? null : p.value();
+            return p.removes() ? null : p.value();
         }
         return under.get(key);
     }
@@ -142,7 +180,7 @@ public final class Overlay implements ReadView {
             byte[] key = keys.get(i);
             Pending p = pending.get(key);
             if (p != null) {
-                values[i] = p.kind() == Kind.DELETE ? null : p.value();
+                values[i] = p.removes() ? null : p.value();
             } else {
                 positions[unwritten.size()] = i;
                 unwritten.add(key);
@@ -165,9 +203,27 @@ public final class Overlay implements ReadView {
     private boolean contains(byte[] key, ReadView under) {
         Pending p = pending.get(key);
         if (p != null) {
-            return p.kind() != Kind.DELETE;
+            return !p.removes();
         }
         return under.contains(key);
+    }
+
+    @Override
+    public boolean readsAreRoundTrips() {
+        return base.readsAreRoundTrips();
+    }
+
+    @Override
+    public Presence presence(byte[] key) {
+        return presence(key, base);
+    }
+
+    private Presence presence(byte[] key, ReadView under) {
+        Pending p = pending.get(key);
+        if (p != null) {
+            return Presence.of(!p.removes());
+        }
+        return under.presence(key);
     }
 
     private void set(byte[] key, Pending p) {
@@ -179,34 +235,49 @@ public final class Overlay implements ReadView {
 
     public void put(byte[] key, byte[] value) {
         Pending prev = pending.get(key);
-        set(key, new Pending(prev != null && prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.PUT, value));
+        Kind kind = Kind.PUT;
+        if (prev != null && prev.kind() != Kind.PUT && prev.kind() != Kind.DELETE) {
+            // An insert stays one; a put over an unchecked insert deleted again keeps its absence to check.
+            kind = prev.kind() == Kind.INSERT ? Kind.INSERT : Kind.UNCHECKED_INSERT;
+        }
+        set(key, new Pending(kind, value));
     }
 
-    /** Records an insert whose key the caller found absent. */
-    void insert(byte[] key, byte[] value) {
+    /** Records an insert whose key the caller found absent ({@code checked}) or left to the apply. */
+    void insert(byte[] key, byte[] value, boolean checked) {
         Pending prev = pending.get(key);
-        // Re-inserting a key deleted in this overlay overwrites the committed row: a plain put.
-        set(key, new Pending(prev != null && prev.kind() == Kind.DELETE ? Kind.PUT : Kind.INSERT, value));
+        Kind kind;
+        if (prev != null && prev.kind() == Kind.DELETE) {
+            kind = Kind.PUT; // re-inserting a key deleted in this overlay overwrites the committed row
+        } else if (!checked || (prev != null && prev.unchecked())) {
+            kind = Kind.UNCHECKED_INSERT;
+        } else {
+            kind = Kind.INSERT;
+        }
+        set(key, new Pending(kind, value));
     }
 
     /**
      * INSERT of one row: records it and returns true if {@code key} is absent here and in the base, else
      * changes nothing and returns false. One lookup in this overlay and, for a key it does not hold, one
-     * existence check of the base (no value is read).
+     * existence check of the base (no value is read), except where the base cannot tell without a round trip
+     * ({@link Presence#UNKNOWN}): then the insert is recorded unchecked and returns true, and the commit's
+     * put-if-absent decides (a duplicate then fails the commit with {@link io.kegdb.engine.KeyExistsException}).
      */
     public boolean insertIfAbsent(byte[] key, byte[] value) {
         Pending prev = pending.get(key);
         if (prev != null) {
-            if (prev.kind() != Kind.DELETE) {
+            if (!prev.removes()) {
                 return false;
             }
-            set(key, new Pending(Kind.PUT, value));
+            set(key, new Pending(prev.kind() == Kind.ABSENT ? Kind.UNCHECKED_INSERT : Kind.PUT, value));
             return true;
         }
-        if (base.contains(key)) {
+        Presence there = base.presence(key);
+        if (there == Presence.PRESENT) {
             return false;
         }
-        set(key, new Pending(Kind.INSERT, value));
+        set(key, new Pending(there == Presence.ABSENT ? Kind.INSERT : Kind.UNCHECKED_INSERT, value));
         return true;
     }
 
@@ -218,7 +289,8 @@ public final class Overlay implements ReadView {
                 ordered.remove(key);
             }
         } else {
-            set(key, new Pending(Kind.DELETE, null));
+            // Deleting an unchecked insert leaves its claim that the store lacks the key, to be checked.
+            set(key, new Pending(prev != null && prev.unchecked() ? Kind.ABSENT : Kind.DELETE, null));
         }
     }
 
@@ -228,7 +300,16 @@ public final class Overlay implements ReadView {
             switch (write.kind()) {
                 case PUT -> put(key, write.value());
                 case DELETE -> delete(key);
-                case INSERT -> insert(key, write.value());
+                case INSERT -> insert(key, write.value(), true);
+                case UNCHECKED_INSERT -> insert(key, write.value(), false);
+                case ABSENT -> {
+                    // The statement inserted the key unchecked and deleted it: the claim of absence moves up.
+                    if (pending.get(key) == null) {
+                        set(key, write);
+                    } else {
+                        delete(key);
+                    }
+                }
             }
         });
     }
@@ -241,7 +322,7 @@ public final class Overlay implements ReadView {
     /** Every key this overlay puts or deletes (not inserts), in first-write order. */
     public void forEachOverwrittenKey(KeyVisitor visitor) {
         pending.forEach((key, write) -> {
-            if (write.kind() != Kind.INSERT) {
+            if (write.kind() == Kind.PUT || write.kind() == Kind.DELETE) {
                 visitor.visit(key);
             }
         });
@@ -254,7 +335,8 @@ public final class Overlay implements ReadView {
             switch (write.kind()) {
                 case PUT -> batch.put(key, write.value());
                 case DELETE -> batch.delete(key);
-                case INSERT -> batch.putIfAbsent(key, write.value());
+                case INSERT, UNCHECKED_INSERT -> batch.putIfAbsent(key, write.value());
+                case ABSENT -> batch.expect(key, null);
             }
         });
         return batch;
@@ -327,7 +409,7 @@ public final class Overlay implements ReadView {
                         nextBase = base.hasNext() ? base.next() : null;
                     }
                     Pending p = nextWrite.getValue();
-                    if (p.kind() != Kind.DELETE) {
+                    if (!p.removes()) {
                         next = new KeyValue(nextWrite.getKey(), p.value());
                     }
                     nextWrite = writes.hasNext() ? writes.next() : null;

@@ -50,6 +50,12 @@ public final class ReadSet {
         return points.containsKey(ByteBuffer.wrap(key));
     }
 
+    /** What was read of {@code key}: present, absent, or {@link Presence#UNKNOWN} when it was not read. */
+    public Presence presence(byte[] key) {
+        byte[] value = points.get(ByteBuffer.wrap(key));
+        return value == null ? Presence.UNKNOWN : Presence.of(value != ABSENT);
+    }
+
     /** Whether nothing was read. */
     public boolean isEmpty() {
         return points.isEmpty() && ranges.isEmpty() && open.isEmpty();

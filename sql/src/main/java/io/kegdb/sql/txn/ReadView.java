@@ -29,6 +29,23 @@ public interface ReadView {
         return get(key) != null;
     }
 
+    /**
+     * Whether this view's reads, for keys it does not answer itself, go to a store whose reads are round trips
+     * and whose writes decide duplicates when applied ({@link io.kegdb.engine.KvStore#readsAreRoundTrips}).
+     */
+    default boolean readsAreRoundTrips() {
+        return false;
+    }
+
+    /**
+     * Whether {@code key} is present as far as this view can tell without a round trip to such a store:
+     * {@link Presence#UNKNOWN} when only that store could tell. An INSERT asks this, and leaves an unknown key
+     * to its put-if-absent, checked when the batch is applied. By default {@link #contains}.
+     */
+    default Presence presence(byte[] key) {
+        return readsAreRoundTrips() ? Presence.UNKNOWN : Presence.of(contains(key));
+    }
+
     /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
     KvIterator scan(byte[] from, byte[] to, boolean descending);
 

@@ -44,6 +44,25 @@ public final class RecordingView implements ReadView {
     }
 
     @Override
+    public boolean readsAreRoundTrips() {
+        return base.readsAreRoundTrips();
+    }
+
+    /**
+     * A key read before is answered from what was read; another is read (and recorded) as {@link #contains}
+     * would, unless the base's reads are round trips: then it stays unknown and unrecorded, and the write's
+     * put-if-absent decides at apply.
+     */
+    @Override
+    public Presence presence(byte[] key) {
+        Presence seen = reads.presence(key);
+        if (seen != Presence.UNKNOWN || base.readsAreRoundTrips()) {
+            return seen;
+        }
+        return Presence.of(get(key) != null);
+    }
+
+    @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
         RecordingScan scan = new RecordingScan(base.scan(from, to, descending), from, to, descending);
         reads.opened(scan);

@@ -25,6 +25,11 @@ public record StoreView(KvStore store) implements ReadView {
     }
 
     @Override
+    public boolean readsAreRoundTrips() {
+        return store.readsAreRoundTrips();
+    }
+
+    @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
         return descending ? store.scanDescending(from, to) : store.scan(from, to);
     }

@@ -85,7 +85,7 @@ class OverlayTest {
     @Test
     void scansMergeInKeyOrderAndFollowLaterWrites() {
         overlay.put(b("d"), b("D1"));
-        overlay.insert(b("b"), b("B1"));
+        overlay.insert(b("b"), b("B1"), true);
         assertEquals(List.of("a=A0", "b=B1", "c=C0", "d=D1"), scan(null, null, false));
         // Writes after the first scan keep the ordered copy current.
         overlay.delete(b("a"));
@@ -152,7 +152,7 @@ class OverlayTest {
         Overlay txn = new Overlay(base);
         txn.put(b("a"), b("A1"));
         txn.delete(b("c"));
-        txn.insert(b("n"), b("N1"));
+        txn.insert(b("n"), b("N1"), true);
         List<byte[]> values = txn.getAll(List.of(b("c"), b("zz"), b("a"), b("n"), b("c"), b("a")));
         assertEquals(Arrays.asList(null, null, "A1", "N1", null, "A1"), strings(values));
         assertEquals(1, base.getAlls);
