@@ -1,7 +1,11 @@
 package io.kegdb.jdbc.security;
 
+import io.kegdb.engine.KvStore;
+import io.kegdb.raft.ClusterUsers;
+import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.security.CertificateFiles;
 import io.kegdb.raft.security.TlsFiles;
 import org.junit.jupiter.api.AfterAll;
@@ -55,11 +59,13 @@ class ClusterUsersTest {
 
     private final List<RaftNode> nodes = new ArrayList<>();
     private String url;
+    private String peers;
+    private Path certs;
 
     @BeforeAll
     void startCluster(@TempDir Path tempDir) throws Exception {
         dir = tempDir;
-        Path certs = dir.resolve("certs");
+        certs = dir.resolve("certs");
         CertificateFiles.writeCa(certs);
         for (int i = 0; i < 3; i++) {
             CertificateFiles.writeNode(certs, "node" + i, List.of("127.0.0.1"));
@@ -71,7 +77,7 @@ class ClusterUsersTest {
                 addresses.add("127.0.0.1:" + s.getLocalPort());
             }
         }
-        String peers = String.join(",", addresses);
+        peers = String.join(",", addresses);
         for (int i = 0; i < 3; i++) {
             nodes.add(RaftNode.start(RaftNodeOptions.builder()
                     .dir(dir.resolve("node" + i)).group(GROUP).self(addresses.get(i)).peers(peers)
@@ -316,6 +322,21 @@ class ClusterUsersTest {
             SQLException e = assertThrows(SQLException.class, () -> s.execute("CREATE USER x PASSWORD 'y'"));
             assertEquals("42000", e.getSQLState());
             assertTrue(e.getMessage().contains("file system's permissions"), e.getMessage());
+        }
+    }
+
+    @Test
+    void aKeyReadAlongWithARequestIsAuthorizedAsARead() throws Exception {
+        TlsFiles app = new TlsFiles(certs.resolve("ca.crt"), certs.resolve("app.crt"), certs.resolve("app.key"));
+        try (KvStore bob = RaftGroupClient.connect(GROUP, peers, Duration.ofSeconds(20), ReadConsistency.LINEARIZABLE,
+                app)) {
+            ((ClusterUsers) bob).login("BOB", ALICE_PASSWORD);
+            byte[] catalogKey = {0, 0, 0, 0, 'V'};
+            bob.get(catalogKey); // any logged-in user reads the catalog
+            bob.watch(userKey("ALICE"));
+            RuntimeException refused = assertThrows(RuntimeException.class, () -> bob.get(catalogKey),
+                    "a user record read along with a catalog read");
+            assertFalse(refused.getMessage().contains("ALICE_PASSWORD"), refused.getMessage());
         }
     }
 

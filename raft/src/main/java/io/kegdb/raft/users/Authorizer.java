@@ -189,6 +189,11 @@ public final class Authorizer {
             }
 
             @Override
+            public void expectPresent(byte[] key) {
+                expected.put(ByteBuffer.wrap(key), true); // an UPDATE by key: its put needs UPDATE, the check SELECT
+            }
+
+            @Override
             public void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
                 ranges.add(fromInclusive);
                 ranges.add(toExclusive);

@@ -374,6 +374,7 @@ final class RegisterWorkload implements AutoCloseable {
     private static final class ReplayedBatch implements WriteBatch.Handler {
         private final List<byte[][]> puts = new ArrayList<>(); // {key, value}; a null value deletes
         private final List<byte[][]> expectations = new ArrayList<>(); // {key, value or null for absent}
+        private final List<byte[]> expectedPresent = new ArrayList<>(); // keys that must hold some value
 
         @Override
         public void put(byte[] key, byte[] value) {
@@ -397,6 +398,11 @@ final class RegisterWorkload implements AutoCloseable {
         }
 
         @Override
+        public void expectPresent(byte[] key) {
+            expectedPresent.add(key);
+        }
+
+        @Override
         public void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
             throw new AssertionError("the workload's statements make no range preconditions");
         }
@@ -405,6 +411,11 @@ final class RegisterWorkload implements AutoCloseable {
         boolean applyTo(Map<ByteBuffer, byte[]> data) {
             for (byte[][] e : expectations) {
                 if (!Arrays.equals(data.get(ByteBuffer.wrap(e[0])), e[1])) {
+                    return false;
+                }
+            }
+            for (byte[] key : expectedPresent) {
+                if (!data.containsKey(ByteBuffer.wrap(key))) {
                     return false;
                 }
             }
