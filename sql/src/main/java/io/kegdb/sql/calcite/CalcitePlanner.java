@@ -136,6 +136,7 @@ public final class CalcitePlanner {
         EmptyLikeEscape.removeFrom(parsed);
         OrdinalLiterals.rewrite(parsed);
         RepeatedSortColumns.resolveIn(parsed);
+        ValuesLiterals.beforeConversion(parsed);
         FunctionLibrary.respell(parsed);
         boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
         boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
