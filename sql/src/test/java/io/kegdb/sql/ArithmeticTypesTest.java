@@ -116,6 +116,28 @@ class ArithmeticTypesTest {
         assertEquals(List.of(row(-2147483648)), rows(s, "SELECT -v - 1 FROM i WHERE k = 1"));
     }
 
+    /** ABS and ROUND of an integer type fail like the operators instead of wrapping around. */
+    @Test
+    void absAndRoundOfIntegersThatOverflowFail() throws SqlError {
+        update(s, "CREATE TABLE m (k INTEGER PRIMARY KEY, v INTEGER)");
+        update(s, "INSERT INTO m VALUES (1, -2147483648), (2, 2147483647), (3, -15), (4, NULL)");
+        for (String q : List.of("SELECT ABS(-2147483648)", "SELECT ABS(v) FROM m WHERE k = 1",
+                "SELECT k FROM m WHERE ABS(v) > 0", "SELECT ABS(CAST(-9223372036854775808 AS BIGINT))",
+                "SELECT ABS(CAST(-32768 AS SMALLINT))", "SELECT ABS(CAST(-128 AS TINYINT))",
+                "SELECT ROUND(v, -1) FROM m WHERE k = 1", "SELECT ROUND(v, -1) FROM m WHERE k = 2",
+                "SELECT ROUND(CAST(-9223372036854775807 AS BIGINT), -1)", "SELECT ABS(x.v) FROM b x WHERE x.k IN"
+                        + " (SELECT k FROM m WHERE ABS(v) > 1)")) {
+            fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s, q);
+        }
+        fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s, "UPDATE m SET v = ABS(v)");
+        assertEquals(List.of(row(-2147483648)), rows(s, "SELECT v FROM m WHERE k = 1"));
+        assertEquals(List.of(row(2147483647, 15, null, -20, 20, 1200, 7, null, 9223372036854775800L)),
+                rows(s, "SELECT ABS(-2147483647), ABS(v), ABS(CAST(NULL AS INTEGER)), ROUND(v, -1), ROUND(15, -1),"
+                        + " ROUND(1234, -2), ROUND(7, 2), ROUND(CAST(NULL AS INTEGER), -1),"
+                        + " ROUND(CAST(9223372036854775807 AS BIGINT), -2) FROM m WHERE k = 3"));
+        assertEquals(List.of(row(2147483647)), rows(s, "SELECT ABS(v + 1) FROM m WHERE k = 1"));
+    }
+
     @Test
     void overflowingWritesFailAndWriteNothing() throws SqlError {
         fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s, "UPDATE i SET v = v + v");

@@ -185,10 +185,12 @@ public final class CalcitePlanner {
                         .withInSubQueryThreshold(Integer.MAX_VALUE));
         RelRoot root = converter.convertQuery(validated, false, true);
         // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
-        // prepare does for conformances that ask for it; sums of BIGINTs add in DECIMAL (BigintSums);
-        // VALUES literals take their column's type (ValuesLiterals).
-        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(
-                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
+        // prepare does for conformances that ask for it, and so do ABS and ROUND of an integer
+        // (CheckedIntegerFunctions); sums of BIGINTs add in DECIMAL (BigintSums); VALUES literals take their
+        // column's type (ValuesLiterals).
+        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(CheckedIntegerFunctions.apply(
+                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()),
+                cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
         phases.mark("sql-to-rel");
         deadline.check();
