@@ -126,4 +126,17 @@ class SubQueryPlansTest {
                 + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
                 .toList());
     }
+
+    /** A scalar sub-query that yields more than one row is a cardinality violation (21000), not an internal error. */
+    @Test
+    void aScalarSubQueryOfMoreThanOneRowIs21000() throws SqlError {
+        for (String q : List.of("SELECT (SELECT k FROM n4)", "SELECT k, (SELECT k FROM n5 WHERE k > 0) FROM a1",
+                "SELECT k FROM a1 WHERE k = (SELECT k FROM n5)",
+                "SELECT x.k, (SELECT y.k FROM n4 y WHERE y.k >= x.k) FROM a1 x",
+                "UPDATE a1 SET v = (SELECT k FROM n5) WHERE k = 1")) {
+            SqlTestSupport.fails(SqlState.CARDINALITY_VIOLATION, s, q);
+        }
+        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT k, v FROM a1 WHERE k = 1"));
+        assertEquals(List.of(row(5L)), rows(s, "SELECT (SELECT k FROM n5 WHERE v = 'x')"));
+    }
 }
