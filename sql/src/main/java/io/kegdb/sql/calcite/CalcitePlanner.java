@@ -135,7 +135,7 @@ public final class CalcitePlanner {
         checkRowCounts(parsed);
         EmptyLikeEscape.removeFrom(parsed);
         OrdinalLiterals.rewrite(parsed);
-        RepeatedSortColumns.resolveIn(parsed);
+        List<String> shownNames = RepeatedSortColumns.resolveIn(parsed);
         ValuesLiterals.beforeConversion(parsed);
         FunctionLibrary.respell(parsed);
         boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
@@ -158,8 +158,9 @@ public final class CalcitePlanner {
         }
         RelDataType paramType = parameterRowType(validator, validated);
         RelDataType resultType = validator.getValidatedNodeType(validated);
-        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
-        List<ColumnInfo> params = columns(paramType, null);
+        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated), shownNames)
+                : List.of();
+        List<ColumnInfo> params = columns(paramType, null, null);
 
         VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
                 Contexts.of(new PlannerRules.Skipped(skipped))));
@@ -349,13 +350,15 @@ public final class CalcitePlanner {
         return table != null && table.unwrap(SystemTable.class) != null;
     }
 
-    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins) {
+    /** The columns of {@code type}, named by {@code names} where given (else by the type's field names). */
+    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins, List<String> names) {
         List<ColumnInfo> out = new ArrayList<>();
         for (RelDataTypeField f : type.getFieldList()) {
             List<String> origin = origins == null ? null : origins.get(f.getIndex());
             String schemaName = origin != null && origin.size() >= 3 ? origin.get(origin.size() - 3) : "";
             String table = origin != null && origin.size() >= 2 ? origin.get(origin.size() - 2) : "";
-            out.add(columnInfo(f.getName(), f.getType(), schemaName, table));
+            String name = names != null && names.size() == type.getFieldCount() ? names.get(f.getIndex()) : f.getName();
+            out.add(columnInfo(name, f.getType(), schemaName, table));
         }
         return out;
     }
