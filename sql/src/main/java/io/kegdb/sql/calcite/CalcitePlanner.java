@@ -173,8 +173,9 @@ public final class CalcitePlanner {
         // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
         // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
         // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
-        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
-                budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
+        // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata).
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(
+                CyclicMetadata.tolerant(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
         phases.mark("planner");
         SqlToRelConverter converter = new SqlToRelConverter(
                 (rowType, queryString, schemaPath, viewPath) -> {
