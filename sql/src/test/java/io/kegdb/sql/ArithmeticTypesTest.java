@@ -96,6 +96,24 @@ class ArithmeticTypesTest {
                 + " (1.0)) AS t (x)"));
     }
 
+    /** AVG of a DECIMAL is exact to its scale, however many digits it has (the quotient had 16). */
+    @Test
+    void avgOfADecimalIsExactToItsScale() throws SqlError {
+        update(s, "CREATE TABLE a (k VARCHAR PRIMARY KEY, v DECIMAL(15,3))");
+        update(s, "INSERT INTO a VALUES ('a', -9.625), ('b', 0.056), ('c', -9.75), ('d', -6.875), ('e', 4),"
+                + " ('f', 123456789.5), ('g', 12.5), ('h', -5.625), ('i', -5.75), ('j', 3.875), ('k', 1.875)");
+        BigDecimal avg = new BigDecimal("11223343.1073636363636");
+        assertEquals(List.of(row(avg)), rows(s, "SELECT AVG(v) FROM a"));
+        assertEquals(List.of(row(new BigDecimal("-9.750"), avg, new BigDecimal("123456774.181"))),
+                rows(s, "SELECT MIN(v), AVG(v), SUM(DISTINCT v) FROM a"));
+        assertEquals(List.of(row(avg)), rows(s, "SELECT AVG(v) OVER () FROM a WHERE k = 'a' OR k > ''")
+                .stream().distinct().toList());
+        assertEquals(List.of(row(new BigDecimal("41152263.1667"), new BigDecimal("0.3333"))),
+                rows(s, "SELECT CAST(v / 3 AS DECIMAL(15,4)), CAST(1.0 / 3 AS DECIMAL(5,4)) FROM a WHERE k = 'f'"));
+        assertEquals(List.of(row(new BigDecimal("3.00"))), rows(s, "SELECT CAST(10 / 3 AS DECIMAL(5,2))"));
+        fails(SqlState.DIVISION_BY_ZERO, s, "SELECT CAST(v / 0 AS DECIMAL(15,4)) FROM a WHERE k = 'f'");
+    }
+
     @Test
     void aggregatesOverNoRowsAreNull() throws SqlError {
         update(s, "CREATE TABLE e (k BIGINT PRIMARY KEY, v INTEGER)");

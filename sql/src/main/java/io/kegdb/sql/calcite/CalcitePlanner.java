@@ -250,7 +250,7 @@ public final class CalcitePlanner {
             best = EnumerableCalc.create(best,
                     RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
         }
-        best = CaseBranchFlags.apply(best);
+        best = DecimalQuotients.apply(CaseBranchFlags.apply(best));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
         Bindable<?> bindable;
