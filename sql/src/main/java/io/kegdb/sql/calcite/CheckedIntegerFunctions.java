@@ -8,16 +8,9 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexShuttle;
 import org.apache.calcite.rex.RexSubQuery;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
-import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.InferTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -48,13 +41,7 @@ public final class CheckedIntegerFunctions extends RelHomogeneousShuttle {
             Class<?>[] parameters = new Class<?>[1 + more.length];
             parameters[0] = javaType;
             System.arraycopy(more, 0, parameters, 1, more.length);
-            try {
-                operators.put(type, new SqlUserDefinedFunction(new SqlIdentifier(name, SqlParserPos.ZERO),
-                        SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, InferTypes.FIRST_KNOWN, null,
-                        ScalarFunctionImpl.create(CheckedIntegerFunctions.class.getMethod(method, parameters))));
-            } catch (NoSuchMethodException e) {
-                throw new IllegalStateException(e);
-            }
+            operators.put(type, CodeFunctions.operator(name, CheckedIntegerFunctions.class, method, parameters));
         });
         return Map.copyOf(operators);
     }

@@ -11,16 +11,10 @@ import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexProgram;
 import org.apache.calcite.rex.RexShuttle;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
-import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlOperator;
-import org.apache.calcite.sql.parser.SqlParserPos;
-import org.apache.calcite.sql.type.InferTypes;
-import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.type.SqlTypeUtil;
-import org.apache.calcite.sql.validate.SqlUserDefinedFunction;
 
 import java.math.BigDecimal;
 import java.math.RoundingMode;
@@ -38,18 +32,8 @@ import java.util.List;
 @Strict
 public final class DecimalQuotients extends RelHomogeneousShuttle {
 
-    private static final SqlOperator QUOTIENT = quotientOperator();
-
-    private static SqlOperator quotientOperator() {
-        try {
-            return new SqlUserDefinedFunction(new SqlIdentifier("DECIMAL_QUOTIENT", SqlParserPos.ZERO),
-                    SqlKind.OTHER_FUNCTION, ReturnTypes.ARG0, InferTypes.FIRST_KNOWN, null,
-                    ScalarFunctionImpl.create(DecimalQuotients.class.getMethod("quotient", BigDecimal.class,
-                            BigDecimal.class, int.class)));
-        } catch (NoSuchMethodException e) {
-            throw new IllegalStateException(e);
-        }
-    }
+    private static final SqlOperator QUOTIENT = CodeFunctions.operator("DECIMAL_QUOTIENT", DecimalQuotients.class,
+            "quotient", BigDecimal.class, BigDecimal.class, int.class);
 
     private DecimalQuotients() {
     }
