@@ -96,6 +96,24 @@ class ArithmeticTypesTest {
                 + " (1.0)) AS t (x)"));
     }
 
+    /** AVG of a DECIMAL is exact to its scale, however many digits it has (the quotient had 16). */
+    @Test
+    void avgOfADecimalIsExactToItsScale() throws SqlError {
+        update(s, "CREATE TABLE a (k VARCHAR PRIMARY KEY, v DECIMAL(15,3))");
+        update(s, "INSERT INTO a VALUES ('a', -9.625), ('b', 0.056), ('c', -9.75), ('d', -6.875), ('e', 4),"
+                + " ('f', 123456789.5), ('g', 12.5), ('h', -5.625), ('i', -5.75), ('j', 3.875), ('k', 1.875)");
+        BigDecimal avg = new BigDecimal("11223343.1073636363636");
+        assertEquals(List.of(row(avg)), rows(s, "SELECT AVG(v) FROM a"));
+        assertEquals(List.of(row(new BigDecimal("-9.750"), avg, new BigDecimal("123456774.181"))),
+                rows(s, "SELECT MIN(v), AVG(v), SUM(DISTINCT v) FROM a"));
+        assertEquals(List.of(row(avg)), rows(s, "SELECT AVG(v) OVER () FROM a WHERE k = 'a' OR k > ''")
+                .stream().distinct().toList());
+        assertEquals(List.of(row(new BigDecimal("41152263.1667"), new BigDecimal("0.3333"))),
+                rows(s, "SELECT CAST(v / 3 AS DECIMAL(15,4)), CAST(1.0 / 3 AS DECIMAL(5,4)) FROM a WHERE k = 'f'"));
+        assertEquals(List.of(row(new BigDecimal("3.00"))), rows(s, "SELECT CAST(10 / 3 AS DECIMAL(5,2))"));
+        fails(SqlState.DIVISION_BY_ZERO, s, "SELECT CAST(v / 0 AS DECIMAL(15,4)) FROM a WHERE k = 'f'");
+    }
+
     @Test
     void aggregatesOverNoRowsAreNull() throws SqlError {
         update(s, "CREATE TABLE e (k BIGINT PRIMARY KEY, v INTEGER)");
@@ -114,6 +132,28 @@ class ArithmeticTypesTest {
         // the wider type of a mixed expression does not overflow
         assertEquals(List.of(row(4294967294L)), rows(s, "SELECT v + k + 2147483646 FROM i WHERE k = 1"));
         assertEquals(List.of(row(-2147483648)), rows(s, "SELECT -v - 1 FROM i WHERE k = 1"));
+    }
+
+    /** ABS and ROUND of an integer type fail like the operators instead of wrapping around. */
+    @Test
+    void absAndRoundOfIntegersThatOverflowFail() throws SqlError {
+        update(s, "CREATE TABLE m (k INTEGER PRIMARY KEY, v INTEGER)");
+        update(s, "INSERT INTO m VALUES (1, -2147483648), (2, 2147483647), (3, -15), (4, NULL)");
+        for (String q : List.of("SELECT ABS(-2147483648)", "SELECT ABS(v) FROM m WHERE k = 1",
+                "SELECT k FROM m WHERE ABS(v) > 0", "SELECT ABS(CAST(-9223372036854775808 AS BIGINT))",
+                "SELECT ABS(CAST(-32768 AS SMALLINT))", "SELECT ABS(CAST(-128 AS TINYINT))",
+                "SELECT ROUND(v, -1) FROM m WHERE k = 1", "SELECT ROUND(v, -1) FROM m WHERE k = 2",
+                "SELECT ROUND(CAST(-9223372036854775807 AS BIGINT), -1)", "SELECT ABS(x.v) FROM b x WHERE x.k IN"
+                        + " (SELECT k FROM m WHERE ABS(v) > 1)")) {
+            fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s, q);
+        }
+        fails(SqlState.NUMERIC_VALUE_OUT_OF_RANGE, s, "UPDATE m SET v = ABS(v)");
+        assertEquals(List.of(row(-2147483648)), rows(s, "SELECT v FROM m WHERE k = 1"));
+        assertEquals(List.of(row(2147483647, 15, null, -20, 20, 1200, 7, null, 9223372036854775800L)),
+                rows(s, "SELECT ABS(-2147483647), ABS(v), ABS(CAST(NULL AS INTEGER)), ROUND(v, -1), ROUND(15, -1),"
+                        + " ROUND(1234, -2), ROUND(7, 2), ROUND(CAST(NULL AS INTEGER), -1),"
+                        + " ROUND(CAST(9223372036854775807 AS BIGINT), -2) FROM m WHERE k = 3"));
+        assertEquals(List.of(row(2147483647)), rows(s, "SELECT ABS(v + 1) FROM m WHERE k = 1"));
     }
 
     @Test

@@ -218,4 +218,25 @@ class StatementFormsTest {
         // Different expressions under one name stay ambiguous, as in PostgreSQL.
         SqlTestSupport.fails("42000", s, "SELECT v AS k, k FROM twice ORDER BY k");
     }
+
+    /** A set operation whose columns share a name may be sorted (H2, SQLite and PostgreSQL accept it). */
+    @Test
+    void orderedSetOperationOfAColumnSelectedTwice() throws SqlError {
+        update(s, "CREATE TABLE twice (k BIGINT PRIMARY KEY, v BIGINT)");
+        update(s, "INSERT INTO twice VALUES (1, 10), (2, 30), (30, 30)");
+        assertEquals(List.of(row(1L, 1L), row(2L, 2L)),
+                rows(s, "SELECT k, k FROM twice EXCEPT SELECT v, 30 FROM twice ORDER BY 1"));
+        assertEquals(List.of(row(30L, 30L), row(30L, 30L), row(30L, 30L), row(10L, 30L)),
+                rows(s, "SELECT k, k FROM twice WHERE k = 30 UNION ALL SELECT v, 30 FROM twice WHERE v IS NOT NULL"
+                        + " ORDER BY 1 DESC, 2 LIMIT 4"));
+        assertEquals(List.of(row(30L, 30L)),
+                rows(s, "SELECT k AS a, k AS a FROM twice INTERSECT SELECT v, v FROM twice ORDER BY 2"));
+        try (SqlStatement st = s.prepare("SELECT k, k, v FROM twice UNION SELECT v, k, k FROM twice ORDER BY 2, 1")) {
+            assertEquals(List.of("K", "K", "V"), st.columns().stream().map(ColumnInfo::name).toList());
+        }
+        assertEquals(List.of(row(10L, 10L)), rows(s, "SELECT * FROM (SELECT k, k FROM twice WHERE k < 3 UNION"
+                + " SELECT 10, 10 ORDER BY 1 DESC LIMIT 1) AS y"));
+        // A repeated name is ambiguous there: the columns may differ in the other SELECTs (as in PostgreSQL).
+        SqlTestSupport.fails("42000", s, "SELECT k, k FROM twice UNION SELECT k, v FROM twice ORDER BY k");
+    }
 }

@@ -126,4 +126,37 @@ class SubQueryPlansTest {
                 + " (SELECT 1 FROM d1 y WHERE y.k = x.v) ORDER BY x.k DESC LIMIT 1").stream().map(r -> r.get(0))
                 .toList());
     }
+
+    /** A scalar sub-query that yields more than one row is a cardinality violation (21000), not an internal error. */
+    @Test
+    void aScalarSubQueryOfMoreThanOneRowIs21000() throws SqlError {
+        for (String q : List.of("SELECT (SELECT k FROM n4)", "SELECT k, (SELECT k FROM n5 WHERE k > 0) FROM a1",
+                "SELECT k FROM a1 WHERE k = (SELECT k FROM n5)",
+                "SELECT x.k, (SELECT y.k FROM n4 y WHERE y.k >= x.k) FROM a1 x",
+                "UPDATE a1 SET v = (SELECT k FROM n5) WHERE k = 1")) {
+            SqlTestSupport.fails(SqlState.CARDINALITY_VIOLATION, s, q);
+        }
+        assertEquals(List.of(row(1L, 10L)), rows(s, "SELECT k, v FROM a1 WHERE k = 1"));
+        assertEquals(List.of(row(5L)), rows(s, "SELECT (SELECT k FROM n5 WHERE v = 'x')"));
+    }
+
+    /**
+     * A NOT IN over a sub-query correlated by a range plans (the planner's predicates question on a cycle of its
+     * plan space threw a CyclicMetadataException, and the statement was refused with 0A000): empty and with rows.
+     */
+    @Test
+    void notInCorrelatedByARangePlans() throws SqlError {
+        update(s, "CREATE TABLE t1 (k INTEGER PRIMARY KEY, v DOUBLE)");
+        update(s, "CREATE TABLE t2 (k DOUBLE PRIMARY KEY, v VARCHAR)");
+        String where = " WHERE t1.v NOT IN (SELECT s1.k FROM t2 s1 WHERE s1.k <= t1.k)";
+        assertEquals(0, update(s, "UPDATE t1 SET v = v + -8.25" + where));
+        assertEquals(List.of(), rows(s, "SELECT k FROM t1" + where));
+        assertEquals(0, update(s, "DELETE FROM t1" + where));
+        update(s, "INSERT INTO t1 VALUES (1, 0.5), (2, 2), (3, NULL), (4, 9)");
+        update(s, "INSERT INTO t2 VALUES (0.5, 'a'), (2, 'b'), (9, 'c')");
+        // 1: 0.5 is among {0.5}; 2: 2 among {0.5, 2}; 3: NULL; 4: 9 not among {0.5, 2}
+        assertEquals(List.of(row(4)), rows(s, "SELECT k FROM t1" + where + " ORDER BY k"));
+        assertEquals(1, update(s, "UPDATE t1 SET v = v + -8.25" + where));
+        assertEquals(List.of(row(1, 0.5), row(2, 2.0), row(3, null), row(4, 0.75)), rows(s, "SELECT * FROM t1"));
+    }
 }

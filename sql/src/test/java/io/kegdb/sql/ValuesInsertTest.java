@@ -49,6 +49,25 @@ class ValuesInsertTest {
                 rows(s, "SELECT * FROM t2"));
     }
 
+    /** Exponent and decimal literals in one column of a VALUES (Calcite compared a Double with a BigDecimal). */
+    @Test
+    void multiRowValuesMixingApproximateAndExactLiterals() throws SqlError {
+        update(s, "CREATE TABLE d (k INTEGER PRIMARY KEY, v DOUBLE)");
+        assertEquals(3, update(s, "INSERT INTO d VALUES (1, 1.0E300), (2, 1.5), (3, NULL)"));
+        assertEquals(2, update(s, "INSERT INTO d VALUES (4, 0.1), (5, -1.0E-3)"));
+        assertEquals(3, update(s, "INSERT INTO d (v, k) VALUES (-2.5, 6), (2E0, 7), (+12, 8)"));
+        assertEquals(2, update(s, "UPSERT INTO d VALUES (1, 7), (9, 1e1)"));
+        assertEquals(List.of(row(1, 7.0), row(2, 1.5), row(3, null), row(4, 0.1), row(5, -0.001), row(6, -2.5),
+                row(7, 2.0), row(8, 12.0), row(9, 10.0)), rows(s, "SELECT * FROM d"));
+        assertEquals(List.of(row(1.0E300, new BigDecimal("1.5")), row(1.5, new BigDecimal("2.0")),
+                row(null, new BigDecimal("3.0"))),
+                rows(s, "SELECT * FROM (VALUES (1.0E300, 1.5), (1.5, 2), (NULL, 3.0)) AS x (a, b)"));
+        update(s, "CREATE TABLE m (k DECIMAL(15,3) PRIMARY KEY, v DECIMAL(15,3))");
+        assertEquals(2, update(s, "INSERT INTO m VALUES (1.0E2, 0.125), (2.5, 1E0)"));
+        assertEquals(List.of(row(new BigDecimal("2.500"), new BigDecimal("1.000")),
+                row(new BigDecimal("100.000"), new BigDecimal("0.125"))), rows(s, "SELECT * FROM m"));
+    }
+
     @Test
     void upsertsWithAnExpressionWiderThanTheColumn() throws SqlError {
         update(s, "CREATE TABLE u (k INTEGER PRIMARY KEY, v DECIMAL(15,3))");

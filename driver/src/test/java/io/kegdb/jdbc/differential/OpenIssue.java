@@ -16,23 +16,12 @@ import java.util.stream.Collectors;
  */
 enum OpenIssue {
     /**
-     * Two output columns of one name behind a set operation: {@code SELECT k, k FROM t EXCEPT ... ORDER BY 1}
-     * fails with 42000 "Column ... is ambiguous" (the plain {@code SELECT k, k ... ORDER BY k} is fixed).
-     * Held back: {@code SELECT k, k ...} in set operations.
+     * SUM and AVG of DOUBLE values add them in the order they come, without compensation: {@code AVG(k)} over
+     * 1.0E15, 1.0E300 and -1.0E300 is 0.0 where H2 (exact) and SQLite (compensated sums) give 3.33E14. AVG of a
+     * BIGINT adds in DOUBLE too: over -9223372036854775808, 26 and 9223372036854775807 it is 0.0, not 8.33.
+     * Held back: SUM and AVG of DOUBLE columns and AVG of BIGINT columns (MIN and MAX in their place).
      */
-    DUPLICATE_COLUMN_NAMES("^42000 .*Column '.*' is ambiguous"),
-    /**
-     * A Calcite rule fails on the statement and no plan is left without it: 0A000 "this statement cannot be
-     * planned" naming the rule (AggregateReduceFunctionsRule on GROUP BY k with COUNT(DISTINCT k) and AVG(k) on a
-     * DOUBLE key; EnumerableProjectRule with a CyclicMetadataException on an UPDATE whose WHERE ORs a key range
-     * with a correlated IN sub-query).
-     */
-    PLANNER_RULE_ERRORS("^(HY000|0A000) .*(Error while applying rule|Decorrelation produced|cannot be planned \\(rules)"),
-    /**
-     * A multi-row VALUES into a DOUBLE column that mixes exponent literals (1.0E300), decimal literals and NULL:
-     * 0A000 with a ClassCastException between BigDecimal and Double inside Calcite's conversion of the VALUES.
-     */
-    MIXED_APPROXIMATE_VALUES("^0A000 .*ClassCastException: class java\\.(math\\.BigDecimal|lang\\.Double) cannot be cast"),
+    DOUBLE_SUMS(null),
     /** Planning that does not end within the query timeout (HYT00), or gives up (54001). */
     PLANNING_UNBOUNDED("^(HYT00|TIMEOUT|54001)");
 

@@ -102,8 +102,8 @@ final class ResultRows {
 
     /**
      * The order unordered rows are compared in: column by column, NULL first, numbers by their value cut to 12
-     * digits (so an exact number and the double of it sort to the same place, the next column deciding), the
-     * rest by text.
+     * digits (so an exact number and the double of it sort to the same place, the next column deciding; two exact
+     * numbers by their whole value then), the rest by text.
      */
     static final Comparator<List<Object>> ROW_ORDER = (a, b) -> {
         for (int i = 0; i < Math.min(a.size(), b.size()); i++) {
@@ -120,7 +120,9 @@ final class ResultRows {
             return x == null ? (y == null ? 0 : -1) : 1;
         }
         if (x instanceof Number a && y instanceof Number b) {
-            return rounded(a).compareTo(rounded(b));
+            int c = rounded(a).compareTo(rounded(b));
+            // exact numbers equal in 12 digits (9223372036854775806 and ...807) still sort apart
+            return c != 0 || a instanceof Double || b instanceof Double ? c : ((BigDecimal) a).compareTo((BigDecimal) b);
         }
         if (x instanceof Number || y instanceof Number) {
             return x instanceof Number ? -1 : 1;

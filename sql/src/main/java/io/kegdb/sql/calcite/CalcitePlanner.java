@@ -135,7 +135,8 @@ public final class CalcitePlanner {
         checkRowCounts(parsed);
         EmptyLikeEscape.removeFrom(parsed);
         OrdinalLiterals.rewrite(parsed);
-        RepeatedSortColumns.resolveIn(parsed);
+        List<String> shownNames = RepeatedSortColumns.resolveIn(parsed);
+        ValuesLiterals.beforeConversion(parsed);
         FunctionLibrary.respell(parsed);
         boolean upsert = parsed instanceof SqlInsert insert && insert.isUpsert();
         boolean query = parsed.getKind().belongsTo(SqlKind.QUERY);
@@ -157,8 +158,9 @@ public final class CalcitePlanner {
         }
         RelDataType paramType = parameterRowType(validator, validated);
         RelDataType resultType = validator.getValidatedNodeType(validated);
-        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated)) : List.of();
-        List<ColumnInfo> params = columns(paramType, null);
+        List<ColumnInfo> columns = query ? columns(resultType, validator.getFieldOrigins(validated), shownNames)
+                : List.of();
+        List<ColumnInfo> params = columns(paramType, null, null);
 
         VolcanoPlanner planner = new VolcanoPlanner(Contexts.chain(budget.context(),
                 Contexts.of(new PlannerRules.Skipped(skipped))));
@@ -171,8 +173,9 @@ public final class CalcitePlanner {
         // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
         // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
         // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
-        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(
-                budget.guard(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))));
+        // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata).
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(
+                CyclicMetadata.tolerant(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
         phases.mark("planner");
         SqlToRelConverter converter = new StoreAssignment.Converter(
                 (rowType, queryString, schemaPath, viewPath) -> {
@@ -184,10 +187,12 @@ public final class CalcitePlanner {
                         .withInSubQueryThreshold(Integer.MAX_VALUE));
         RelRoot root = converter.convertQuery(validated, false, true);
         // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
-        // prepare does for conformances that ask for it; sums of BIGINTs add in DECIMAL (BigintSums);
-        // VALUES literals take their column's type (ValuesLiterals).
-        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(
-                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
+        // prepare does for conformances that ask for it, and so do ABS and ROUND of an integer
+        // (CheckedIntegerFunctions); sums of BIGINTs add in DECIMAL (BigintSums); VALUES literals take their
+        // column's type (ValuesLiterals).
+        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(CheckedIntegerFunctions.apply(
+                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()),
+                cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
         phases.mark("sql-to-rel");
         deadline.check();
@@ -245,7 +250,7 @@ public final class CalcitePlanner {
             best = EnumerableCalc.create(best,
                     RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
         }
-        best = CaseBranchFlags.apply(best);
+        best = DecimalQuotients.apply(CaseBranchFlags.apply(best));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
         Bindable<?> bindable;
@@ -346,13 +351,15 @@ public final class CalcitePlanner {
         return table != null && table.unwrap(SystemTable.class) != null;
     }
 
-    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins) {
+    /** The columns of {@code type}, named by {@code names} where given (else by the type's field names). */
+    private static List<ColumnInfo> columns(RelDataType type, List<List<String>> origins, List<String> names) {
         List<ColumnInfo> out = new ArrayList<>();
         for (RelDataTypeField f : type.getFieldList()) {
             List<String> origin = origins == null ? null : origins.get(f.getIndex());
             String schemaName = origin != null && origin.size() >= 3 ? origin.get(origin.size() - 3) : "";
             String table = origin != null && origin.size() >= 2 ? origin.get(origin.size() - 2) : "";
-            out.add(columnInfo(f.getName(), f.getType(), schemaName, table));
+            String name = names != null && names.size() == type.getFieldCount() ? names.get(f.getIndex()) : f.getName();
+            out.add(columnInfo(name, f.getType(), schemaName, table));
         }
         return out;
     }

@@ -6,7 +6,9 @@ import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.Convention;
 import org.apache.calcite.plan.RelOptCostImpl;
+import org.apache.calcite.plan.Contexts;
 import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelRule;
 import org.apache.calcite.plan.hep.HepPlanner;
 import org.apache.calcite.plan.hep.HepProgram;
 import org.apache.calcite.plan.hep.HepProgramBuilder;
@@ -91,6 +93,8 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql2rel.RelFieldTrimmer;
 import org.apache.calcite.tools.Program;
 import org.apache.calcite.tools.Programs;
+import org.apache.calcite.tools.RelBuilder;
+import org.apache.calcite.tools.RelBuilderFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,6 +116,22 @@ final class PlannerRules {
             .toRule();
     static final RelOptRule JOIN_CONDITION_PUSH = FilterJoinRule.JoinConditionPushRule.JoinConditionPushRuleConfig
             .DEFAULT.toRule();
+
+    /**
+     * What the rules that rewrite aggregates build their results with. Calcite's RelBuilder (calcite-core 1.42.0)
+     * turns an aggregate whose input is already unique on its group keys into a projection of each call's
+     * constant, and the constant of {@code GROUPING} (which distinct aggregates are expanded with) is an INTEGER 0
+     * where the call is a BIGINT: the rule's result then has another row type than the aggregate it replaces and
+     * the planner refuses it ({@code AggregateReduceFunctionsRule} on {@code SELECT k, COUNT(DISTINCT k), AVG(k)
+     * ... GROUP BY k}, k the key). With this builder a rule keeps the aggregate; {@code AggregateRemoveRule},
+     * which casts each constant to its call's type, removes it.
+     */
+    private static final RelBuilderFactory KEEPS_AGGREGATES = RelBuilder.proto(Contexts.of(
+            RelBuilder.Config.DEFAULT.withAggregateUnique(true)));
+
+    private static RelOptRule build(RelRule.Config config) {
+        return config.withRelBuilderFactory(KEEPS_AGGREGATES).toRule();
+    }
 
     /**
      * The cost-based phase's rules for {@code tree}. Together the groups are the rules
@@ -223,7 +243,7 @@ final class PlannerRules {
                 JoinPushExpressionsRule.Config.DEFAULT.toRule(), JoinCommuteRule.Config.DEFAULT.toRule(),
                 JoinPushThroughJoinRule.LEFT, JoinPushThroughJoinRule.RIGHT,
                 PROJECT_TO_SEMI_JOIN, JOIN_TO_SEMI_JOIN,
-                AggregateJoinTransposeRule.Config.DEFAULT.toRule(), SortJoinTransposeRule.Config.DEFAULT.toRule(),
+                build(AggregateJoinTransposeRule.Config.DEFAULT), SortJoinTransposeRule.Config.DEFAULT.toRule(),
                 PruneEmptyRules.JOIN_LEFT_INSTANCE, PruneEmptyRules.JOIN_RIGHT_INSTANCE,
                 SingleValuesOptimizationRules.JOIN_LEFT_INSTANCE, SingleValuesOptimizationRules.JOIN_RIGHT_INSTANCE,
                 SingleValuesOptimizationRules.JOIN_LEFT_PROJECT_INSTANCE,
@@ -238,15 +258,17 @@ final class PlannerRules {
         }
     }
 
+    /** The rules that rewrite aggregates, each building its result with {@link #KEEPS_AGGREGATES}. */
     private static final class Aggregates {
-        static final List<RelOptRule> RULES = List.of(AggregateProjectMergeRule.Config.DEFAULT.toRule(),
-                AggregateMergeRule.Config.DEFAULT.toRule(), AggregateRemoveRule.Config.DEFAULT.toRule(),
-                AggregateProjectPullUpConstantsRule.Config.ANY.toRule(),
-                AggregateExpandDistinctAggregatesRule.Config.DEFAULT.toRule(),
-                AggregateExpandWithinDistinctRule.Config.DEFAULT.toRule(),
-                AggregateCaseToFilterRule.Config.DEFAULT.toRule(), AggregateReduceFunctionsRule.Config.DEFAULT.toRule(),
-                FilterAggregateTransposeRule.Config.DEFAULT.toRule(),
-                ProjectAggregateMergeRule.Config.DEFAULT.toRule(), PruneEmptyRules.AGGREGATE_INSTANCE);
+        static final List<RelOptRule> RULES = List.of(
+                build(AggregateProjectMergeRule.Config.DEFAULT), build(AggregateMergeRule.Config.DEFAULT),
+                build(AggregateRemoveRule.Config.DEFAULT), build(AggregateProjectPullUpConstantsRule.Config.ANY),
+                build(AggregateExpandDistinctAggregatesRule.Config.DEFAULT),
+                build(AggregateExpandWithinDistinctRule.Config.DEFAULT),
+                build(AggregateCaseToFilterRule.Config.DEFAULT), build(AggregateReduceFunctionsRule.Config.DEFAULT),
+                build(FilterAggregateTransposeRule.Config.DEFAULT),
+                build(ProjectAggregateMergeRule.Config.DEFAULT), PruneEmptyRules.AGGREGATE_INSTANCE);
+
     }
 
     private static final class SetOps {

@@ -100,6 +100,11 @@ public final class SqlErrors {
             return new SqlError(SqlState.SYNTAX_ERROR, message.replace("not a group expr",
                     "neither grouped nor aggregated, as a sub-query of a GROUP BY query needs it to be"), c);
         }
+        if (c instanceof IllegalStateException && message.startsWith("more than one value in agg SINGLE_VALUE")) {
+            // Calcite's check that a scalar sub-query yields at most one row.
+            return new SqlError(SqlState.CARDINALITY_VIOLATION,
+                    "a scalar sub-query returned more than one row", c);
+        }
         if (c instanceof RuntimeException && message.startsWith("Substring error")) {
             return new SqlError(SqlState.SUBSTRING_ERROR, message, c);
         }
