@@ -2,6 +2,7 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.sql.plan.StatementFailure;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableMergeUnionRule;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.interpreter.Bindables;
 import org.apache.calcite.plan.Convention;
@@ -24,6 +25,8 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Match;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalSort;
+import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.SetOp;
@@ -186,11 +189,30 @@ final class PlannerRules {
                     .getSqlTypeName() == SqlTypeName.BOOLEAN);
         }
 
+        /**
+         * Calcite's merge union (calcite-core 1.42.0) also pushes the sort's limit into each input, which is right
+         * for UNION ALL only: below a UNION, an input's duplicates then take places of the limit, and {@code SELECT v
+         * FROM a UNION SELECT v FROM b ORDER BY 1 DESC LIMIT 5} over b holding one value twice returned 4 rows. A
+         * UNION merges only under a sort without a limit.
+         */
+        private static final RelOptRule MERGE_UNION_ALL = EnumerableMergeUnionRule.Config.DEFAULT_CONFIG
+                .withOperandSupplier(b -> b.operand(LogicalSort.class).oneInput(b2 -> b2.operand(LogicalUnion.class)
+                        .predicate(u -> u.all).anyInputs()))
+                .withDescription("EnumerableMergeUnionRule(ALL)")
+                .as(EnumerableMergeUnionRule.Config.class).toRule();
+        private static final RelOptRule MERGE_UNION_UNLIMITED = EnumerableMergeUnionRule.Config.DEFAULT_CONFIG
+                .withOperandSupplier(b -> b.operand(LogicalSort.class).predicate(s -> s.fetch == null)
+                        .oneInput(b2 -> b2.operand(LogicalUnion.class).predicate(u -> !u.all).anyInputs()))
+                .withDescription("EnumerableMergeUnionRule(DISTINCT, no limit)")
+                .as(EnumerableMergeUnionRule.Config.class).toRule();
+
         static final List<RelOptRule> RULES = always();
 
         private static List<RelOptRule> always() {
             List<RelOptRule> rules = new ArrayList<>(EnumerableRules.ENUMERABLE_RULES);
             rules.replaceAll(r -> r == EnumerableRules.ENUMERABLE_MERGE_JOIN_RULE ? MERGE_JOIN : r);
+            rules.replaceAll(r -> r == EnumerableRules.ENUMERABLE_MERGE_UNION_RULE ? MERGE_UNION_ALL : r);
+            rules.add(MERGE_UNION_UNLIMITED);
             rules.addAll(List.of(EnumerableRules.TO_INTERPRETER, Bindables.BINDABLE_TABLE_SCAN_RULE,
                     AbstractConverter.ExpandConversionRule.INSTANCE,
                     ProjectMergeRule.Config.DEFAULT.toRule(), ProjectRemoveRule.Config.DEFAULT.toRule(),
