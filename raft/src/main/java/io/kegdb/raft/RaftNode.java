@@ -58,6 +58,10 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
 
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
+    static {
+        SuspendSignal.loadNodeClass();
+    }
+
     private final String group;
     private final PeerId self;
     private final RaftGroupService service;
