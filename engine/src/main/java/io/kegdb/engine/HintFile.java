@@ -2,6 +2,7 @@ package io.kegdb.engine;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
@@ -332,19 +333,33 @@ final class HintFile {
         return p;
     }
 
+    /**
+     * Compares two records' keys as unsigned bytes, eight at a time, without a slice per call: the sort runs
+     * it for every pair whose 8-byte prefixes tie, which is most pairs of a table with BIGINT keys (keyspace
+     * id and the key's high bytes). With a slice per call it was about 5% of the Java samples of
+     * {@code TlsClusterBench}'s process.
+     */
     private static int compareKeys(ByteBuffer buf, int a, int b) {
         int la = RecordFormat.keyLength(buf, a);
         int lb = RecordFormat.keyLength(buf, b);
-        ByteBuffer x = buf.slice(a + RecordFormat.HEADER_SIZE, la);
-        ByteBuffer y = buf.slice(b + RecordFormat.HEADER_SIZE, lb);
-        int i = x.mismatch(y);
-        if (i < 0) {
-            return 0;
+        int n = Math.min(la, lb);
+        int pa = a + RecordFormat.HEADER_SIZE;
+        int pb = b + RecordFormat.HEADER_SIZE;
+        boolean bigEndian = buf.order() == ByteOrder.BIG_ENDIAN;
+        int i = 0;
+        for (; i + Long.BYTES <= n; i += Long.BYTES) {
+            long x = buf.getLong(pa + i);
+            long y = buf.getLong(pb + i);
+            if (x != y) {
+                return bigEndian ? Long.compareUnsigned(x, y) : Long.compareUnsigned(Long.reverseBytes(x), Long.reverseBytes(y));
+            }
         }
-        if (i >= la || i >= lb) {
-            return la - lb;
+        for (; i < n; i++) {
+            int c = Byte.toUnsignedInt(buf.get(pa + i)) - Byte.toUnsignedInt(buf.get(pb + i));
+            if (c != 0) {
+                return c;
+            }
         }
-        // Keys order as unsigned bytes (ByteBuffer.compareTo would compare them signed).
-        return Byte.toUnsignedInt(x.get(i)) - Byte.toUnsignedInt(y.get(i));
+        return la - lb;
     }
 }
