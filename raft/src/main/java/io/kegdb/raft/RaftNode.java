@@ -60,6 +60,10 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
 
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
+    static {
+        SuspendSignal.loadNodeClass();
+    }
+
     private final String group;
     private final PeerId self;
     private final RaftGroupService service;

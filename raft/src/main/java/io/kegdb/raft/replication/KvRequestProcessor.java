@@ -11,6 +11,10 @@ public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
     private volatile Replica replica;
     private volatile Predicate<RpcContext> fromNode = context -> false;
 
+    public KvRequestProcessor() {
+        KvWireSerializer.install(); // a client asking for the compact form must find it on this node
+    }
+
     /** Requests arriving before {@link #serve} are answered {@link KvResponse#UNAVAILABLE}. */
     public void serve(Replica replica) {
         this.replica = replica;
