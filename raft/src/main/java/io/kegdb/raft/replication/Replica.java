@@ -85,6 +85,11 @@ public final class Replica {
         return refusal == null ? handle(request) : CompletableFuture.completedFuture(refusal);
     }
 
+    /** The group this replica is a member of. */
+    public String group() {
+        return group;
+    }
+
     private KvResponse authorize(KvRequest r) {
         // A status (who leads) is answered before a login: a client needs it to find the leader to log in at.
         if (r.op == KvRequest.LOGIN || r.op == KvRequest.STATUS || !users.secured()) {
