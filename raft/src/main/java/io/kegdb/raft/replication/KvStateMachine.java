@@ -61,7 +61,6 @@ public final class KvStateMachine extends StateMachineAdapter {
     private volatile Runnable leaderStarted = () -> { };
     private volatile long snapshotsLoaded;
     private volatile long duplicatesAnswered;
-    private volatile long staleRoutes;
     private volatile int sessionCount;
 
     public KvStateMachine(DataStore data) {
@@ -132,7 +131,6 @@ public final class KvStateMachine extends StateMachineAdapter {
     /** Applies {@code batch} if it names this replica's range and generation and lies within its bounds. */
     private DataStore.Outcome applyInRange(long rangeId, long generation, WriteBatch batch) {
         if (!range.applies(rangeId, generation, batch)) {
-            staleRoutes++;
             return STALE_ROUTE;
         }
         return data.apply(batch);
@@ -156,11 +154,6 @@ public final class KvStateMachine extends StateMachineAdapter {
     @Override
     public void onLeaderStart(long term) {
         leaderStarted.run();
-    }
-
-    /** How many writes were applied as no-ops for naming a stale route. */
-    public long staleRoutes() {
-        return staleRoutes;
     }
 
     @Override
