@@ -38,6 +38,14 @@ class RangeHostTest {
         hosts.forEach(RangeHost::close);
     }
 
+    /** Live threads of the timers SOFAJRaft makes per node when they are not shared. */
+    private static long perReplicaTimerThreads() {
+        return Thread.getAllStackTraces().keySet().stream().map(Thread::getName)
+                .filter(n -> n.startsWith("JRaft-ElectionTimer-") || n.startsWith("JRaft-VoteTimer-")
+                        || n.startsWith("JRaft-StepDownTimer-") || n.startsWith("JRaft-SnapshotTimer-"))
+                .count();
+    }
+
     @Test
     void threeGroupsOnEachOfThreeHostsWriteAndReadApart() throws Exception {
         List<String> addresses = new ArrayList<>();
@@ -45,6 +53,7 @@ class RangeHostTest {
             addresses.add("127.0.0.1:" + TestCluster.freePort());
         }
         String peers = String.join(",", addresses);
+        long timerThreadsBefore = perReplicaTimerThreads();
         for (int i = 0; i < 3; i++) {
             RangeHost host = RangeHost.start(addresses.get(i), dir.resolve("host-" + i));
             hosts.add(host);
@@ -55,6 +64,8 @@ class RangeHostTest {
         for (String g : GROUPS) {
             TestCluster.await(() -> hosts.stream().filter(h -> h.isLeader(g)).count() == 1, "group " + g + " has a leader");
         }
+        assertEquals(timerThreadsBefore, perReplicaTimerThreads(),
+                "9 replicas run on SOFAJRaft's shared timers, not 4 timer threads each");
         for (int i = 0; i < GROUPS.size(); i++) {
             String g = GROUPS.get(i);
             // written from a different host each time, through that host's replica of the group
