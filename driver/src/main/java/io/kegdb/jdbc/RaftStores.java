@@ -6,6 +6,7 @@ import io.kegdb.raft.RaftGroupClient;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.RangeView;
 import io.kegdb.raft.ReplicationException;
 import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlState;
@@ -43,11 +44,12 @@ final class RaftStores {
 
     /**
      * SQL over a replicated store: other processes of the group change the catalog too (so it is checked
-     * before each statement), and SYS.RAFT describes the group.
+     * before each statement), SYS.RAFT describes the group and SYS.RANGES its ranges.
      */
     static DatabaseOptions databaseOptions(KvStore store) {
         ClusterUsers users = (ClusterUsers) store;
-        return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store), new UsersSystemTable(users)))
+        return new DatabaseOptions(true, List.of(new RaftSystemTable((RaftGroupView) store),
+                new RangesSystemTable((RangeView) store), new UsersSystemTable(users)))
                 .withUsers(new ClusterUserAdministration(users));
     }
 

@@ -18,6 +18,8 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.DescriptorKeeper;
+import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.replication.DataStore;
 import io.kegdb.raft.replication.GroupCaller;
 import io.kegdb.raft.replication.GroupStore;
@@ -54,7 +56,7 @@ import java.util.function.UnaryOperator;
  * store, rebuilt at each start from the latest snapshot and the log after it). The RPC server binds exactly
  * the {@code self} address.
  */
-public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
+public final class RaftNode implements KvStore, RaftGroupView, RangeView, ClusterUsers {
 
     private static final Logger LOG = LoggerFactory.getLogger(RaftNode.class);
 
@@ -71,6 +73,7 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
     private final TrackingServiceFactory factory;
     private final CliClientServiceImpl client;
     private final GroupStore store;
+    private final DescriptorKeeper keeper;
 
     private RaftNode(RaftNodeOptions options, PeerId self, Configuration peers, UnaryOperator<RpcServer> serverHook)
             throws IOException {
@@ -130,7 +133,7 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
             throw new IOException("raft node " + self + " of group " + group + " failed to start (see the log)");
         }
         this.node = started;
-        Replica replica = new Replica(group, node, data, this::status, security.isTls());
+        Replica replica = new Replica(group, node, data, fsm, this::status, security.isTls());
         processor.trustNodes(context -> {
             PeerIdentity caller = PeerIdentity.of(context);
             return caller != null && caller.kind() == PeerIdentity.Kind.NODE;
@@ -149,6 +152,7 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
         List<PeerId> known = new ArrayList<>(List.of(self));
         known.addAll(peers.getPeers());
         this.store = new GroupStore(group, caller, self, known, options.readConsistency(), this::shutdown);
+        this.keeper = keepDescriptor(replica, transport, known, options);
         LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
         if (options.adminPassword() != null) {
             Thread first = new Thread(() -> createFirstAdmin(options.adminPassword()), "kegdb-first-admin");
@@ -185,6 +189,45 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
     }
 
     private volatile boolean closed;
+
+    /**
+     * The range descriptor's keeper (docs/SCALE.md): after each election this node wins, it makes sure the
+     * group (range 1) holds its descriptor and the meta range (the group itself) a copy. Its writes go through
+     * a store of their own, so the node's store counts only its users' requests.
+     */
+    private DescriptorKeeper keepDescriptor(Replica replica, Transport transport, List<PeerId> known,
+                                            RaftNodeOptions options) {
+        GroupCaller metaCaller = new GroupCaller(group, transport, timeoutMs -> leader(),
+                options.requestTimeout().toMillis(),
+                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, options.electionTimeoutMs()));
+        GroupStore meta = new GroupStore(group, metaCaller, self, known, ReadConsistency.LINEARIZABLE, () -> { });
+        DescriptorKeeper kept = new DescriptorKeeper(group, new DescriptorKeeper.Replica() {
+            @Override
+            public RangeDescriptor stored() {
+                return fsm.descriptor();
+            }
+
+            @Override
+            public boolean isLeader() {
+                return node.isLeader();
+            }
+
+            @Override
+            public List<String> members() {
+                return node.listPeers().stream().map(p -> p.getEndpoint().toString()).toList();
+            }
+
+            @Override
+            public CompletableFuture<?> proposeInitial(RangeDescriptor initial) {
+                return replica.proposeInitialDescriptor(initial);
+            }
+        }, meta);
+        fsm.whenLeaderStarts(kept::leaderStarted);
+        if (node.isLeader()) {
+            kept.leaderStarted(); // elected before the listener was set; a second run changes nothing
+        }
+        return kept;
+    }
 
     @Override
     public void login(String user, String password) {
@@ -240,6 +283,11 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
     @Override
     public List<RaftStatus> members() {
         return store.members();
+    }
+
+    @Override
+    public List<RangeStatus> ranges() {
+        return store.ranges();
     }
 
     /** True while this node is the group's leader. */
@@ -306,6 +354,7 @@ public final class RaftNode implements KvStore, RaftGroupView, ClusterUsers {
     }
 
     private void shutdown() {
+        keeper.close();
         client.shutdown();
         service.shutdown();
         try {

@@ -112,7 +112,7 @@ class FailoverTest {
         }
         assertEquals("v19-19", s(back.get(b("k19-19"))));
         assertEquals("2", s(back.get(b("after-snapshot"))));
-        assertEquals(402, back.stats().keys());
+        assertEquals(402 + ReplicatedStoreTest.RANGE_KEYS, back.stats().keys(), "with the range descriptor's two");
     }
 
     private KvStore localView(RaftNode node) {

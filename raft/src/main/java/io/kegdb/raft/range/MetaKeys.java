@@ -18,6 +18,18 @@ public final class MetaKeys {
     private static final byte LAST = 2;
     /** The end of the system span: keyspace 0 (the catalog, the users, the descriptors) is below it. */
     public static final byte[] SYSTEM_SPAN_END = {0, 0, 0, 1};
+    /**
+     * The ranges' span {@code [00 00 00 00 FF, 00 00 00 01)}: the descriptors and each replica's own state.
+     * Only nodes write it; a client never does (see {@link #isRangeKey}).
+     */
+    public static final byte[] RANGES_SPAN_START = {0, 0, 0, 0, (byte) 0xFF};
+    /**
+     * Where a replica keeps the descriptor of its own range, in its data store ({@code 00 00 00 00 FF 'l' 'd'}):
+     * written by a command in the range's own log, so it is in every snapshot and replayed after a crash. In
+     * the meta range's data store it sits beside the descriptors; in another range's it is outside the range's
+     * bounds, so no scan of the range's keys meets it.
+     */
+    public static final byte[] LOCAL_DESCRIPTOR = {0, 0, 0, 0, (byte) 0xFF, 'l', 'd'};
 
     private MetaKeys() {
     }
@@ -54,6 +66,18 @@ public final class MetaKeys {
         byte[] end = PREFIX.clone();
         end[PREFIX.length - 1]++;
         return end;
+    }
+
+    /** Whether {@code key} lies in the ranges' span (a descriptor, or a replica's own state). */
+    public static boolean isRangeKey(byte[] key) {
+        return key.length >= RANGES_SPAN_START.length
+                && Arrays.equals(key, 0, RANGES_SPAN_START.length, RANGES_SPAN_START, 0, RANGES_SPAN_START.length);
+    }
+
+    /** Whether {@code [from, to)} (null bounds open) overlaps the ranges' span. */
+    public static boolean touchesRanges(byte[] from, byte[] to) {
+        return (from == null || Arrays.compareUnsigned(from, SYSTEM_SPAN_END) < 0)
+                && (to == null || Arrays.compareUnsigned(to, RANGES_SPAN_START) > 0);
     }
 
     /** Whether {@code key} is a descriptor key. */

@@ -103,6 +103,43 @@ public final class RangeDescriptor {
         return Arrays.compareUnsigned(key, start) >= 0 && (end == null || Arrays.compareUnsigned(key, end) < 0);
     }
 
+    /**
+     * Whether {@code [from, to)} lies within the range; a null bound is open (from the first key, to the
+     * last), so it lies within only a range open on that side.
+     */
+    public boolean containsSpan(byte[] from, byte[] to) {
+        boolean startInside = from == null ? start.length == 0 : Arrays.compareUnsigned(from, start) >= 0;
+        boolean endInside = to == null ? end == null : end == null || Arrays.compareUnsigned(to, end) <= 0;
+        return startInside && endInside;
+    }
+
+    /**
+     * The descriptor every cluster begins with: the meta range (range 1, the group {@code NAME} itself) over
+     * the whole key space, generation 1, replica version 1.
+     */
+    public static RangeDescriptor initial(List<String> replicas) {
+        return new RangeDescriptor(META_RANGE_ID, new byte[0], null, 1, 1, replicas);
+    }
+
+    /**
+     * A bound as people read it: printable ASCII as is (a backslash doubled), any other byte as {@code \xNN};
+     * the empty key as the empty string.
+     */
+    public static String printable(byte[] key) {
+        StringBuilder out = new StringBuilder(key.length * 2);
+        for (byte b : key) {
+            int c = b & 0xff;
+            if (c == '\\') {
+                out.append("\\\\");
+            } else if (c >= 0x20 && c < 0x7f) {
+                out.append((char) c);
+            } else {
+                out.append("\\x").append(Character.forDigit(c >> 4, 16)).append(Character.forDigit(c & 15, 16));
+            }
+        }
+        return out.toString();
+    }
+
     /** The key this descriptor is stored under in the meta range ({@link MetaKeys#descriptorKey}). */
     public byte[] metaKey() {
         return MetaKeys.descriptorKey(end);

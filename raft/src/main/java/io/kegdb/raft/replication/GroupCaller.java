@@ -3,11 +3,15 @@ package io.kegdb.raft.replication;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.error.ConnectionFailureException;
 import io.kegdb.engine.AccessDeniedException;
+import io.kegdb.engine.KeyValue;
+import io.kegdb.raft.range.MetaKeys;
+import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
@@ -41,6 +45,10 @@ public final class GroupCaller {
     private final ClientSession session = new ClientSession();
     private final ReentrantLock opening = new ReentrantLock();
     private volatile PeerId leader;
+    /** See {@link #route()}. */
+    private volatile RangeDescriptor route = ReplicaRange.IMPLICIT;
+    /** Refreshes of the route one call makes at most before it gives up (a route keeps changing under it). */
+    static final int MAX_ROUTE_REFRESHES = 8;
     /** The credentials of the last successful {@link #login} (null: none), and the ticket it returned. */
     private volatile String user;
     private volatile String password;
@@ -72,13 +80,28 @@ public final class GroupCaller {
         boolean maybeWritten;
     }
 
-    /** A write's answer, {@link KvResponse#OK}, {@link KvResponse#KEY_EXISTS} or {@link KvResponse#WRITE_CONFLICT}. */
+    /**
+     * A write's answer, {@link KvResponse#OK}, {@link KvResponse#KEY_EXISTS} or {@link KvResponse#WRITE_CONFLICT}.
+     * A write answered {@link KvResponse#STALE_ROUTE} was applied as a no-op (and any resend of it is answered
+     * the same from the session table): it is sent again under a new serial once the route is refreshed.
+     */
     KvResponse write(byte[] batch) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (int refreshes = 0; ; refreshes++) {
+            RangeDescriptor routed = route;
+            KvResponse r = writeOnce(batch, routed, deadline);
+            if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
+                return r;
+            }
+            refresh(routed, r, refreshes, deadline);
+        }
+    }
+
+    private KvResponse writeOnce(byte[] batch, RangeDescriptor routed, long deadline) {
         long serial = session.begin();
         try {
             SessionId id = openedSession(null, deadline);
-            KvRequest request = KvRequest.write(group, batch, id, serial);
+            KvRequest request = KvRequest.write(group, batch, id, serial).routedBy(routed);
             Progress progress = new Progress();
             while (true) {
                 KvResponse r = callAs(request, null, deadline, progress);
@@ -137,9 +160,74 @@ public final class GroupCaller {
         }
     }
 
-    /** A read's answer from {@code target}, or from the leader when {@code target} is null. */
+    /**
+     * A read's answer from {@code target}, or from the leader when {@code target} is null; sent again, invisibly,
+     * after a refresh of the route when the replica answers that the route is stale.
+     */
     KvResponse read(KvRequest request, PeerId target) {
-        return callAs(request, target, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
+        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
+        for (int refreshes = 0; ; refreshes++) {
+            RangeDescriptor routed = route;
+            KvResponse r = callAs(request.routedBy(routed), target, deadline, new Progress());
+            if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
+                return r;
+            }
+            refresh(routed, r, refreshes, deadline);
+        }
+    }
+
+    /**
+     * The route this caller sends requests by: the descriptor of range 1, which holds every key until ranges
+     * split (docs/SCALE.md). It starts as the descriptor every cluster begins with, so that no request waits for
+     * a lookup, and is corrected by the first {@link KvResponse#STALE_ROUTE} or {@link KvResponse#NO_RANGE}.
+     */
+    RangeDescriptor route() {
+        return route;
+    }
+
+    /** Routes by {@code descriptor} from now on (tests give a caller a stale route this way). */
+    void route(RangeDescriptor descriptor) {
+        this.route = descriptor;
+    }
+
+    /**
+     * A new route after {@code routed} was answered stale: the descriptor the replica answered with when it is
+     * range 1's, else the meta range's (a lookup of the range holding the first key).
+     */
+    private void refresh(RangeDescriptor routed, KvResponse answer, int refreshes, long deadline) {
+        if (refreshes >= MAX_ROUTE_REFRESHES) {
+            throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group + ": the route "
+                    + routed + " was still stale after " + refreshes + " refreshes: " + answer);
+        }
+        RangeDescriptor fresh = null;
+        if (answer.status == KvResponse.STALE_ROUTE && answer.descriptor != null) {
+            RangeDescriptor answered = RangeDescriptor.decode(answer.descriptor);
+            if (answered.id() == RangeDescriptor.META_RANGE_ID) {
+                fresh = answered;
+            }
+        }
+        if (fresh == null) {
+            fresh = lookUpRoute(deadline);
+        }
+        LOG.debug("group {}: route {} refreshed to {} ({})", group, routed, fresh, answer);
+        route = fresh;
+    }
+
+    /**
+     * The descriptor of the range holding the first key, from the meta range. The lookup names no range: the
+     * meta range is range 1 of group {@code NAME} whatever its generation (the system span never splits), so
+     * it cannot itself be answered stale. Before the meta range has a copy, the initial descriptor.
+     */
+    private RangeDescriptor lookUpRoute(long deadline) {
+        KvRequest lookup = KvRequest.scan(group, MetaKeys.lookupFrom(new byte[0]), MetaKeys.descriptorsEnd(), 1,
+                false, false);
+        KvResponse r = callAs(lookup, null, deadline, new Progress());
+        if (r.status != KvResponse.OK) {
+            throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group
+                    + " answered a lookup in the meta range with " + r);
+        }
+        List<KeyValue> found = PageCodec.decode(r.page);
+        return found.isEmpty() ? ReplicaRange.IMPLICIT : RangeDescriptor.decode(found.get(0).value());
     }
 
     /**
@@ -161,12 +249,21 @@ public final class GroupCaller {
     /** A user command: a write whose batch the leader makes (a password is hashed there). */
     KvResponse userCommand(byte[] command) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);
-        long serial = session.begin();
-        try {
-            SessionId id = openedSession(null, deadline);
-            return callAs(KvRequest.userCommand(group, command, id, serial), null, deadline, new Progress());
-        } finally {
-            session.end(serial);
+        for (int refreshes = 0; ; refreshes++) {
+            RangeDescriptor routed = route;
+            long serial = session.begin();
+            KvResponse r;
+            try {
+                SessionId id = openedSession(null, deadline);
+                r = callAs(KvRequest.userCommand(group, command, id, serial).routedBy(routed), null, deadline,
+                        new Progress());
+            } finally {
+                session.end(serial);
+            }
+            if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
+                return r;
+            }
+            refresh(routed, r, refreshes, deadline);
         }
     }
 
@@ -219,7 +316,7 @@ public final class GroupCaller {
                     switch (response.status) {
                         case KvResponse.OK, KvResponse.KEY_EXISTS, KvResponse.WRITE_CONFLICT, KvResponse.SNAPSHOT_GONE,
                              KvResponse.SESSION_UNKNOWN, KvResponse.LOGIN_REQUIRED, KvResponse.LOGIN_FAILED,
-                             KvResponse.REFUSED -> {
+                             KvResponse.REFUSED, KvResponse.STALE_ROUTE, KvResponse.NO_RANGE -> {
                             return response;
                         }
                         case KvResponse.OUTCOME_UNKNOWN -> progress.maybeWritten = true;

@@ -16,6 +16,10 @@ import io.kegdb.engine.meter.Meter;
 import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.RangeStatus;
+import io.kegdb.raft.RangeView;
+import io.kegdb.raft.range.MetaKeys;
+import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
@@ -38,7 +42,7 @@ import java.util.TreeMap;
  * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
  * setting decides, and an acknowledged write is already on a majority of logs.
  */
-public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
+public final class GroupStore implements KvStore, RaftGroupView, RangeView, ClusterUsers {
 
     public static final int PAGE_SIZE = 512;
     private static final long STATUS_TIMEOUT_MS = 1000;
@@ -304,6 +308,34 @@ public final class GroupStore implements KvStore, RaftGroupView, ClusterUsers {
 
     private RaftStatus unreachable(PeerId peer) {
         return new RaftStatus(peer.toString(), group, RaftStatus.UNREACHABLE, -1, null, -1, -1, -1, -1);
+    }
+
+    /**
+     * The descriptors in the meta range (one linearizable scan of their span), each with the leader as the
+     * node reads go to knows it: in one range per group, range 1's leader is the group's.
+     */
+    @Override
+    public List<RangeStatus> ranges() {
+        checkOpen();
+        List<io.kegdb.engine.KeyValue> stored = new ArrayList<>();
+        byte[] from = MetaKeys.descriptorKey(new byte[0]);
+        while (true) {
+            KvResponse r = caller.read(KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), PAGE_SIZE, false,
+                    localReads), readTarget);
+            List<io.kegdb.engine.KeyValue> page = PageCodec.decode(r.page);
+            stored.addAll(page);
+            if (page.size() < PAGE_SIZE) {
+                break;
+            }
+            byte[] last = page.get(page.size() - 1).key();
+            from = Arrays.copyOf(last, last.length + 1);
+        }
+        String leader = caller.read(KvRequest.status(group), readTarget).leader;
+        List<RangeStatus> rows = new ArrayList<>(stored.size());
+        for (io.kegdb.engine.KeyValue kv : stored) {
+            rows.add(RangeStatus.of(RangeDescriptor.decode(kv.value()), leader));
+        }
+        return rows;
     }
 
     @Override

@@ -64,6 +64,10 @@ public final class KvRequest implements Serializable {
     byte[] command;
     /** GET, SCAN, SNAPSHOT_OPEN: a key to read after the request's own data and answer along (null: none). */
     byte[] watch;
+    /** Every request: the range it is meant for and the generation of the descriptor the client routed by;
+     *  0 (a client from before ranges): none named (see {@link io.kegdb.raft.range.RouteCheck}). */
+    long rangeId;
+    long generation;
 
     private static KvRequest of(String group, byte op) {
         KvRequest r = new KvRequest();
@@ -162,6 +166,13 @@ public final class KvRequest implements Serializable {
 
     static KvRequest listUsers(String group) {
         return of(group, LIST_USERS);
+    }
+
+    /** This request is meant for range {@code route}, as the client knows it. */
+    KvRequest routedBy(io.kegdb.raft.range.RangeDescriptor route) {
+        this.rangeId = route.id();
+        this.generation = route.generation();
+        return this;
     }
 
     /** True for a request that proposes a log entry (every other request only reads). */

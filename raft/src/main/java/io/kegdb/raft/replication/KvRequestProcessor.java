@@ -3,21 +3,26 @@ package io.kegdb.raft.replication;
 import com.alipay.sofa.jraft.rpc.RpcContext;
 import com.alipay.sofa.jraft.rpc.RpcProcessor;
 
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Predicate;
 
-/** Answers {@link KvRequest}s arriving at the node's RPC server from other nodes and thin clients. */
+/**
+ * Answers {@link KvRequest}s arriving at the node's RPC server from other nodes and thin clients, each by the
+ * replica of the group it names (one for a {@code RaftNode}, many for a {@code RangeHost}).
+ */
 public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
 
-    private volatile Replica replica;
+    private final Map<String, Replica> replicas = new ConcurrentHashMap<>();
     private volatile Predicate<RpcContext> fromNode = context -> false;
 
     public KvRequestProcessor() {
         KvWireSerializer.install(); // a client asking for the compact form must find it on this node
     }
 
-    /** Requests arriving before {@link #serve} are answered {@link KvResponse#UNAVAILABLE}. */
+    /** Requests arriving before the first {@link #serve} are answered {@link KvResponse#UNAVAILABLE}. */
     public void serve(Replica replica) {
-        this.replica = replica;
+        replicas.put(replica.group(), replica);
     }
 
     /** Requests for which {@code fromNode} holds come from nodes of the group: no user checks apply to them. */
@@ -27,9 +32,11 @@ public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
 
     @Override
     public void handleRequest(RpcContext context, KvRequest request) {
-        Replica r = replica;
+        Replica r = request.group == null ? null : replicas.get(request.group);
         if (r == null) {
-            context.sendResponse(KvResponse.of(KvResponse.UNAVAILABLE, "the node is starting"));
+            context.sendResponse(replicas.isEmpty() ? KvResponse.of(KvResponse.UNAVAILABLE, "the node is starting")
+                    : KvResponse.of(KvResponse.FAILED, "this node serves group " + String.join(", ", replicas.keySet())
+                    + ", not " + request.group));
             return;
         }
         (fromNode.test(context) ? r.handle(request) : r.handleClient(request)).whenComplete((response, error) -> context.sendResponse(

@@ -26,6 +26,13 @@ public final class KvResponse implements Serializable {
     static final byte LOGIN_FAILED = 11;
     /** Refused for the logged-in user, or a user command failed: {@link #sqlState} and {@link #message}. */
     static final byte REFUSED = 12;
+    /**
+     * The request named a stale route (another generation of the range, or a key outside its bounds); a write
+     * was applied as a no-op. {@link #descriptor} carries the replica's current descriptor.
+     */
+    static final byte STALE_ROUTE = 13;
+    /** The receiving node hosts no replica of the range the request named: nothing was done. */
+    static final byte NO_RANGE = 14;
     /** The node is not the leader and did not accept the write; {@link #leader} may name the leader. */
     static final byte NOT_LEADER = 2;
     /** The node could not serve the request now (no leader, read index failed); nothing was written. */
@@ -60,6 +67,8 @@ public final class KvResponse implements Serializable {
     String peers;
     /** REFUSED: the SQLState. */
     String sqlState;
+    /** STALE_ROUTE: the stored form of the answering replica's current range descriptor. */
+    byte[] descriptor;
 
     static KvResponse status(RaftStatus s, String peers) {
         KvResponse r = ok();

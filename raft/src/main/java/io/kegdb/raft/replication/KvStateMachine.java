@@ -8,6 +8,10 @@ import com.alipay.sofa.jraft.error.RaftError;
 import com.alipay.sofa.jraft.error.RaftException;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotReader;
 import com.alipay.sofa.jraft.storage.snapshot.SnapshotWriter;
+import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.MetaKeys;
+import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.RouteCheck;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,6 +38,13 @@ import java.util.stream.Stream;
  * and the {@link SessionTable} answers a request already applied (a resend whose first attempt committed)
  * with the result of that first application instead of applying it again.
  *
+ * <p>The replica's range: its descriptor ({@link ReplicaRange}) is state of this machine, stored in the data
+ * store under {@link MetaKeys#LOCAL_DESCRIPTOR} by an {@link LogEntry#INIT_DESCRIPTOR} entry of the log, so it
+ * is in every snapshot and replayed after a crash. Every write is checked against it when it is applied
+ * (docs/SCALE.md, "Routing"): a batch naming another range or generation, or with a key outside the bounds,
+ * is applied as a no-op and answered {@link KvResponse#STALE_ROUTE}, a result the session table remembers
+ * like any other.
+ *
  * <p>A snapshot is a backup of the data store in the snapshot's {@value #SNAPSHOT_DATA} subdirectory and
  * the session table in its {@value #SNAPSHOT_SESSIONS} file, both taken on this thread between two entries,
  * so at the same log index.
@@ -46,6 +57,8 @@ public final class KvStateMachine extends StateMachineAdapter {
 
     private final DataStore data;
     private final SessionTable sessions = new SessionTable();
+    private final ReplicaRange range = new ReplicaRange();
+    private volatile Runnable leaderStarted = () -> { };
     private volatile long snapshotsLoaded;
     private volatile long duplicatesAnswered;
     private volatile int sessionCount;
@@ -83,18 +96,26 @@ public final class KvStateMachine extends StateMachineAdapter {
 
     private DataStore.Outcome apply(byte[] bytes) {
         if (!LogEntry.isSessionEntry(bytes)) {
-            return data.apply(BatchCodec.decode(bytes)); // written before sessions: no duplicate detection
+            // written before sessions: no duplicate detection; before ranges: checked against the bounds only
+            return applyInRange(RouteCheck.UNNAMED, 0, BatchCodec.decode(bytes));
         }
         LogEntry entry = LogEntry.decode(bytes);
         sessions.advance(entry.time());
         DataStore.Outcome outcome;
         if (entry.kind() == LogEntry.OPEN_SESSION) {
             sessions.open(entry.session());
-            outcome = new DataStore.Outcome(KvResponse.OK, null, false);
+            outcome = OK;
+        } else if (entry.kind() == LogEntry.INIT_DESCRIPTOR) {
+            WriteBatch install = range.install(entry.batch());
+            if (install != null) {
+                data.apply(install);
+                LOG.info("range descriptor installed: {}", range.stored());
+            }
+            outcome = OK;
         } else {
             outcome = sessions.answerWithoutApplying(entry.session(), entry.serial(), entry.floor());
             if (outcome == null) {
-                outcome = data.apply(BatchCodec.decode(entry.batch()));
+                outcome = applyInRange(entry.range(), entry.generation(), BatchCodec.decode(entry.batch()));
                 sessions.record(entry.session(), entry.serial(), outcome);
             } else {
                 duplicatesAnswered++;
@@ -102,6 +123,37 @@ public final class KvStateMachine extends StateMachineAdapter {
         }
         sessionCount = sessions.size();
         return outcome;
+    }
+
+    private static final DataStore.Outcome OK = new DataStore.Outcome(KvResponse.OK, null, false);
+    static final DataStore.Outcome STALE_ROUTE = new DataStore.Outcome(KvResponse.STALE_ROUTE, null, false);
+
+    /** Applies {@code batch} if it names this replica's range and generation and lies within its bounds. */
+    private DataStore.Outcome applyInRange(long rangeId, long generation, WriteBatch batch) {
+        if (!range.applies(rangeId, generation, batch)) {
+            return STALE_ROUTE;
+        }
+        return data.apply(batch);
+    }
+
+    /** The descriptor of this replica's range as applied so far, or null before the log installed one. */
+    public RangeDescriptor descriptor() {
+        return range.stored();
+    }
+
+    /** The descriptor requests are checked by (the initial one until the log installed one). */
+    RangeDescriptor heldDescriptor() {
+        return range.held();
+    }
+
+    /** Runs {@code listener} (on this machine's thread: it must not block) each time this node becomes leader. */
+    public void whenLeaderStarts(Runnable listener) {
+        this.leaderStarted = listener;
+    }
+
+    @Override
+    public void onLeaderStart(long term) {
+        leaderStarted.run();
     }
 
     @Override
@@ -140,6 +192,7 @@ public final class KvStateMachine extends StateMachineAdapter {
                 data.restoreFrom(Files.createDirectories(source));
             }
             loadSessions(Paths.get(reader.getPath(), SNAPSHOT_SESSIONS));
+            range.load(data.get(MetaKeys.LOCAL_DESCRIPTOR));
             snapshotsLoaded++;
             LOG.info("loaded the snapshot at log index {} from {}", reader.load().getLastIncludedIndex(), source);
             return true;

@@ -80,7 +80,7 @@ public final class KvWireSerializer implements Serializer {
                 .bytes(8, r.batch).bytes(9, r.key).bytes(10, r.from).bytes(11, r.to)
                 .varint(12, r.limit).flag(13, r.descending).flag(14, r.local).varint(15, r.snapshot)
                 .bytes(16, r.ticket).string(17, r.user).string(18, r.password).bytes(19, r.command)
-                .bytes(20, r.watch)
+                .bytes(20, r.watch).varint(21, r.rangeId).varint(22, r.generation)
                 .end();
     }
 
@@ -109,6 +109,8 @@ public final class KvWireSerializer implements Serializer {
                 case 18 -> r.password = in.string();
                 case 19 -> r.command = in.bytes();
                 case 20 -> r.watch = in.bytes();
+                case 21 -> r.rangeId = in.varint();
+                case 22 -> r.generation = in.varint();
                 default -> in.skip();
             }
         }
@@ -120,7 +122,7 @@ public final class KvWireSerializer implements Serializer {
                 .varint(1, r.status).string(2, r.message).string(3, r.leader).bytes(4, r.value)
                 .flag(5, r.watchedRead).bytes(6, r.watched).flag(7, r.existed).varint(8, r.snapshot)
                 .bytes(9, r.page).longs(10, r.stats).string(11, r.node).string(12, r.role).string(13, r.peers)
-                .string(14, r.sqlState)
+                .string(14, r.sqlState).bytes(15, r.descriptor)
                 .end();
     }
 
@@ -143,6 +145,7 @@ public final class KvWireSerializer implements Serializer {
                 case 12 -> r.role = in.string();
                 case 13 -> r.peers = in.string();
                 case 14 -> r.sqlState = in.string();
+                case 15 -> r.descriptor = in.bytes();
                 default -> in.skip();
             }
         }

@@ -17,7 +17,8 @@ import java.util.List;
 
 /**
  * Replays the client writes of a stopped node's Raft log through the rules the state machine applies them
- * by, telling for each write entry whether it was applied or answered as a duplicate (or refused).
+ * by, telling for each write entry whether it was applied or answered as a duplicate, or refused (its
+ * session unknown, its route stale: the range's descriptor, replayed from the log too, did not hold it).
  */
 public final class LogReplay {
 
@@ -51,6 +52,7 @@ public final class LogReplay {
                         + " (truncated behind a snapshot): the sessions before it are unknown");
             }
             SessionTable sessions = new SessionTable();
+            ReplicaRange range = new ReplicaRange();
             List<Write> writes = new ArrayList<>();
             long last = Math.min(upTo, log.getLastLogIndex());
             for (long i = 1; i <= last; i++) {
@@ -62,7 +64,8 @@ public final class LogReplay {
                 byte[] bytes = new byte[data.remaining()];
                 data.duplicate().get(bytes);
                 if (!LogEntry.isSessionEntry(bytes)) {
-                    writes.add(new Write(i, null, 0, true, BatchCodec.decode(bytes)));
+                    WriteBatch batch = BatchCodec.decode(bytes);
+                    writes.add(new Write(i, null, 0, range.applies(0, 0, batch), batch));
                     continue;
                 }
                 LogEntry e = LogEntry.decode(bytes);
@@ -71,12 +74,20 @@ public final class LogReplay {
                     sessions.open(e.session());
                     continue;
                 }
-                // Whether a request applies depends on the table only, never on an earlier result's content.
-                boolean applied = sessions.answerWithoutApplying(e.session(), e.serial(), e.floor()) == null;
-                if (applied) {
-                    sessions.record(e.session(), e.serial(), new DataStore.Outcome(KvResponse.OK, null, false));
+                if (e.kind() == LogEntry.INIT_DESCRIPTOR) {
+                    range.install(e.batch());
+                    continue;
                 }
-                writes.add(new Write(i, e.session().toString(), e.serial(), applied, BatchCodec.decode(e.batch())));
+                // Whether a request applies depends on the table and the range's descriptor only, never on an
+                // earlier result's content.
+                WriteBatch batch = BatchCodec.decode(e.batch());
+                boolean applied = false;
+                if (sessions.answerWithoutApplying(e.session(), e.serial(), e.floor()) == null) {
+                    applied = range.applies(e.range(), e.generation(), batch);
+                    sessions.record(e.session(), e.serial(), applied ? new DataStore.Outcome(KvResponse.OK, null, false)
+                            : KvStateMachine.STALE_ROUTE);
+                }
+                writes.add(new Write(i, e.session().toString(), e.serial(), applied, batch));
             }
             return writes;
         } finally {

@@ -10,6 +10,8 @@ import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.RouteCheck;
 import io.kegdb.raft.users.Authorizer;
 import io.kegdb.raft.users.Denial;
 
@@ -34,6 +36,7 @@ public final class Replica {
     private final Node node;
     private final DataStore data;
     private final Supplier<RaftStatus> status;
+    private final KvStateMachine range;
     private final OpenSnapshots snapshots = new OpenSnapshots();
     private final ConcurrentHashMap<InFlight, CompletableFuture<KvResponse>> inFlight = new ConcurrentHashMap<>();
 
@@ -41,15 +44,16 @@ public final class Replica {
     private record InFlight(long sessionHigh, long sessionLow, long serial) {
     }
 
-    public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status) {
-        this(group, node, data, status, false);
-    }
-
-    /** @param tls whether the node runs with TLS (only then does it take passwords) */
-    public Replica(String group, Node node, DataStore data, Supplier<RaftStatus> status, boolean tls) {
+    /**
+     * @param range the state machine of this replica: the range descriptor requests are checked by
+     * @param tls   whether the node runs with TLS (only then does it take passwords)
+     */
+    public Replica(String group, Node node, DataStore data, KvStateMachine range, Supplier<RaftStatus> status,
+                   boolean tls) {
         this.group = group;
         this.node = node;
         this.data = data;
+        this.range = range;
         this.status = status;
         this.users = new Authorizer(new Authorizer.State() {
             @Override
@@ -79,6 +83,11 @@ public final class Replica {
     public CompletableFuture<KvResponse> handleClient(KvRequest request) {
         KvResponse refusal = authorize(request);
         return refusal == null ? handle(request) : CompletableFuture.completedFuture(refusal);
+    }
+
+    /** The group this replica is a member of. */
+    public String group() {
+        return group;
     }
 
     private KvResponse authorize(KvRequest r) {
@@ -165,6 +174,12 @@ public final class Replica {
                     "this node serves group " + group + ", not " + request.group));
             return answer;
         }
+        if (request.rangeId != RouteCheck.UNNAMED && namesARange(request.op)
+                && request.rangeId != range.heldDescriptor().id()) {
+            answer.complete(KvResponse.of(KvResponse.NO_RANGE, "node " + node.getNodeId().getPeerId()
+                    + " hosts no replica of range " + request.rangeId));
+            return answer;
+        }
         try {
             if (request.op == KvRequest.LOGIN) {
                 login(request, answer);
@@ -199,7 +214,8 @@ public final class Replica {
             // The leader's clock becomes the entry's log time, the one clock sessions expire by.
             long now = System.currentTimeMillis();
             entry = (request.op == KvRequest.OPEN_SESSION ? LogEntry.openSession(now, request.session())
-                    : LogEntry.write(now, request.session(), request.serial, request.floor, request.batch)).encode();
+                    : LogEntry.write(now, request.session(), request.serial, request.floor, request.rangeId,
+                    request.generation, request.batch)).encode();
         } else if (request.op == KvRequest.WRITE) {
             entry = request.batch; // a client from before sessions: logged and applied as it always was
         } else {
@@ -222,7 +238,9 @@ public final class Replica {
         Task task = new Task();
         task.setData(ByteBuffer.wrap(entry));
         task.setDone(new WriteClosure((status, outcome) -> {
-            if (status.isOk() && outcome != null) {
+            if (status.isOk() && outcome != null && outcome.status() == KvResponse.STALE_ROUTE) {
+                answer.complete(staleRoute("the write was applied as a no-op"));
+            } else if (status.isOk() && outcome != null) {
                 KvResponse r = KvResponse.of(outcome.status(), null);
                 r.value = outcome.existingKey();
                 r.existed = outcome.existed();
@@ -236,6 +254,30 @@ public final class Replica {
         node.apply(task);
     }
 
+    /**
+     * Proposes the descriptor the range begins with (an {@link LogEntry#INIT_DESCRIPTOR} entry, installed by
+     * every replica that holds none); completes once it is applied, exceptionally if it was not.
+     */
+    public CompletableFuture<Void> proposeInitialDescriptor(RangeDescriptor initial) {
+        CompletableFuture<Void> applied = new CompletableFuture<>();
+        if (!node.isLeader()) {
+            applied.completeExceptionally(new IllegalStateException("node " + node.getNodeId().getPeerId()
+                    + " is not the leader"));
+            return applied;
+        }
+        Task task = new Task();
+        task.setData(ByteBuffer.wrap(LogEntry.initDescriptor(System.currentTimeMillis(), initial.encode()).encode()));
+        task.setDone(status -> {
+            if (status.isOk()) {
+                applied.complete(null);
+            } else {
+                applied.completeExceptionally(new IllegalStateException("proposing " + initial + ": " + status));
+            }
+        });
+        node.apply(task);
+        return applied;
+    }
+
     /** Failures jraft reports before the entry reaches the log: the write did not happen. */
     private static boolean neverAppended(Status status) {
         RaftError error = status.getRaftError();
@@ -244,7 +286,58 @@ public final class Replica {
                 || (error == RaftError.EPERM && (message.startsWith("Is not leader") || message.startsWith("expected_term")));
     }
 
+    /** The requests that read or write the range's data, and so name a range. */
+    private static boolean namesARange(byte op) {
+        return switch (op) {
+            case KvRequest.GET, KvRequest.SCAN, KvRequest.SNAPSHOT_OPEN, KvRequest.WRITE, KvRequest.USER_COMMAND -> true;
+            default -> false;
+        };
+    }
+
+    /**
+     * Whether a read that was just served may be answered: checked after the data was read, since the
+     * generation only grows, the route held when the data was read if it holds now.
+     */
+    private KvResponse routeChecked(KvRequest request, KvResponse served) {
+        if (served.status != KvResponse.OK || request.rangeId == RouteCheck.UNNAMED) {
+            return served;
+        }
+        RangeDescriptor held = range.heldDescriptor();
+        RouteCheck.Verdict verdict = switch (request.op) {
+            case KvRequest.GET -> RouteCheck.read(held, request.rangeId, request.generation, request.key);
+            case KvRequest.SCAN -> RouteCheck.read(held, request.rangeId, request.generation, request.from, request.to);
+            case KvRequest.SNAPSHOT_OPEN -> RouteCheck.read(held, request.rangeId, request.generation, held.start(),
+                    held.end());
+            default -> RouteCheck.Verdict.SERVE;
+        };
+        return switch (verdict) {
+            case SERVE -> served;
+            case NO_RANGE -> KvResponse.of(KvResponse.NO_RANGE, "node " + node.getNodeId().getPeerId()
+                    + " hosts no replica of range " + request.rangeId);
+            case STALE_ROUTE -> {
+                if (request.op == KvRequest.SNAPSHOT_OPEN) {
+                    snapshots.close(served.snapshot);
+                }
+                yield staleRoute("range " + request.rangeId + " generation " + request.generation
+                        + " is not the route of this read");
+            }
+        };
+    }
+
+    /** A stale route's answer, with the descriptor this replica holds now. */
+    private KvResponse staleRoute(String what) {
+        RangeDescriptor held = range.heldDescriptor();
+        KvResponse r = KvResponse.of(KvResponse.STALE_ROUTE, what + "; node " + node.getNodeId().getPeerId()
+                + " holds " + held);
+        r.descriptor = held.encode();
+        return r;
+    }
+
     private KvResponse read(KvRequest request) {
+        return routeChecked(request, serve(request));
+    }
+
+    private KvResponse serve(KvRequest request) {
         if (request.snapshot != 0 || request.op == KvRequest.SNAPSHOT_OPEN) {
             return snapshotRequest(request);
         }

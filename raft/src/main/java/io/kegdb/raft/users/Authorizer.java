@@ -5,6 +5,7 @@ import io.kegdb.engine.WriteBatch;
 import io.kegdb.raft.Privilege;
 import io.kegdb.raft.UserCommand;
 import io.kegdb.raft.UserInfo;
+import io.kegdb.raft.range.MetaKeys;
 
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -35,7 +36,9 @@ import java.util.concurrent.TimeUnit;
  * <li>a delete: DELETE.</li>
  * </ul>
  * The system span: the catalog is readable by every logged-in user and written by admins only (DDL); the
- * users' span is never read or written by a client, admin or not (user commands write it on the leader).
+ * users' span is never read or written by a client, admin or not (user commands write it on the leader); the
+ * ranges' span ({@link MetaKeys#isRangeKey}: the range descriptors) is readable like the catalog and never
+ * written by a client.
  * Admins have every privilege on every table.
  */
 public final class Authorizer {
@@ -264,6 +267,10 @@ public final class Authorizer {
     private void needWrite(UserRecord user, Privilege privilege, byte[] key) {
         if (SystemKeys.isAuth(key)) {
             throw usersSpan();
+        }
+        if (MetaKeys.isRangeKey(key)) {
+            // The range descriptors are written by the ranges' leaders only, never by a client, admin or not.
+            throw refused("42501", "permission denied: the range descriptors are written by the nodes only");
         }
         long id = SystemKeys.keyspace(key);
         if (id == 0) {

@@ -5,8 +5,10 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.RangeDescriptor;
 import org.junit.jupiter.api.Test;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -16,6 +18,7 @@ import static io.kegdb.raft.TestBytes.s;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -93,10 +96,63 @@ class CodecsTest {
     }
 
     @Test
+    void aVersion2EntryFromBeforeRangesNamesNoRange() {
+        byte[] batch = BatchCodec.encode(new WriteBatch().put(b("k"), b("v")));
+        ByteBuffer v2 = ByteBuffer.allocate(2 + 5 * Long.BYTES + batch.length);
+        v2.put((byte) 2).put(LogEntry.WRITE).putLong(99).putLong(1).putLong(2).putLong(5).putLong(4).put(batch);
+        assertTrue(LogEntry.isSessionEntry(v2.array()));
+        LogEntry back = LogEntry.decode(v2.array());
+        assertEquals(new SessionId(1, 2), back.session());
+        assertEquals(5, back.serial());
+        assertEquals(4, back.floor());
+        assertEquals(0, back.range());
+        assertEquals(0, back.generation());
+        assertArrayEquals(batch, back.batch());
+        byte[] init = v2.array().clone();
+        init[1] = LogEntry.INIT_DESCRIPTOR;
+        assertThrows(IllegalArgumentException.class, () -> LogEntry.decode(init), "version 2 has no range commands");
+    }
+
+    @Test
+    void anInitialDescriptorEntryCarriesTheDescriptor() {
+        RangeDescriptor d = RangeDescriptor.initial(List.of("127.0.0.1:1"));
+        LogEntry back = LogEntry.decode(LogEntry.initDescriptor(12, d.encode()).encode());
+        assertEquals(LogEntry.INIT_DESCRIPTOR, back.kind());
+        assertEquals(12, back.time());
+        assertEquals(d, RangeDescriptor.decode(back.batch()));
+    }
+
+    @Test
+    void aReplicaInstallsTheInitialDescriptorOnceAndChecksWritesByIt() {
+        ReplicaRange range = new ReplicaRange();
+        assertNull(range.stored());
+        assertEquals(ReplicaRange.IMPLICIT, range.held());
+        WriteBatch put = new WriteBatch().put(b("k"), b("v"));
+        assertTrue(range.applies(0, 0, put), "an entry naming no range, in bounds");
+        assertTrue(range.applies(1, 1, put), "range 1 generation 1 is every cluster's beginning");
+        assertFalse(range.applies(1, 2, put));
+        RangeDescriptor first = RangeDescriptor.initial(List.of("h:1"));
+        WriteBatch stored = range.install(first.encode());
+        assertNotNull(stored, "the first installs");
+        assertEquals(first, range.stored());
+        RangeDescriptor other = new RangeDescriptor(1, new byte[0], null, 9, 9,
+                List.of("h:2"));
+        assertNull(range.install(other.encode()), "a second proposal changes nothing");
+        assertEquals(first, range.stored());
+        range.load(null);
+        assertNull(range.stored(), "a snapshot without a descriptor");
+        range.load(other.encode());
+        assertEquals(other, range.stored());
+        assertFalse(range.applies(1, 1, put), "generation 9 now");
+        assertTrue(range.applies(1, 9, put));
+        assertFalse(range.applies(2, 9, put), "another range's entry is stale here");
+    }
+
+    @Test
     void aSessionEntryCarriesItsSessionSerialFloorTimeAndBatch() {
         byte[] batch = BatchCodec.encode(new WriteBatch().put(b("k"), b("v")));
         SessionId id = new SessionId(0x0123456789abcdefL, -2L);
-        byte[] bytes = LogEntry.write(1_700_000_000_123L, id, 42, 40, batch).encode();
+        byte[] bytes = LogEntry.write(1_700_000_000_123L, id, 42, 40, 7, 3, batch).encode();
         assertTrue(LogEntry.isSessionEntry(bytes));
         assertFalse(LogEntry.isSessionEntry(batch), "a bare batch entry (version 1) is told apart");
         LogEntry back = LogEntry.decode(bytes);
@@ -105,6 +161,8 @@ class CodecsTest {
         assertEquals(id, back.session());
         assertEquals(42, back.serial());
         assertEquals(40, back.floor());
+        assertEquals(7, back.range());
+        assertEquals(3, back.generation());
         assertArrayEquals(batch, back.batch());
         LogEntry open = LogEntry.decode(LogEntry.openSession(5, id).encode());
         assertEquals(LogEntry.OPEN_SESSION, open.kind());

@@ -2,10 +2,14 @@ package io.kegdb.raft.replication;
 
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.error.ConnectionFailureException;
+import io.kegdb.engine.KeyValue;
 import io.kegdb.raft.ReplicationException;
+import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.RouteCheck;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -24,7 +28,8 @@ class GroupCallerTest {
     private static final Object HANG = new Object();
 
     /** What one call carried, copied when it was sent (the caller reuses its request object). */
-    private record Sent(PeerId target, byte op, SessionId session, long serial, long floor, long timeoutMs) {
+    private record Sent(PeerId target, byte op, SessionId session, long serial, long floor, long timeoutMs,
+                        long rangeId, long generation) {
     }
 
     /** Answers from a script, one step per call, recording where each call went. */
@@ -38,7 +43,8 @@ class GroupCallerTest {
 
         @Override
         public KvResponse send(PeerId target, KvRequest request, long timeoutMs) throws Exception {
-            sent.add(new Sent(target, request.op, request.session(), request.serial, request.floor, timeoutMs));
+            sent.add(new Sent(target, request.op, request.session(), request.serial, request.floor, timeoutMs,
+                    request.rangeId, request.generation));
             Object step = steps.remove(0);
             if (step == HANG) {
                 Thread.sleep(timeoutMs);
@@ -81,6 +87,62 @@ class GroupCallerTest {
         assertEquals(writes.get(0).session(), writes.get(1).session());
         assertEquals(List.of(1L, 2L), writes.stream().map(Sent::serial).toList());
         assertEquals(List.of(1L, 2L), writes.stream().map(Sent::floor).toList(), "nothing else in progress");
+    }
+
+    private static KvResponse staleRoute(RangeDescriptor current) {
+        KvResponse r = KvResponse.of(KvResponse.STALE_ROUTE, "stale");
+        r.descriptor = current == null ? null : current.encode();
+        return r;
+    }
+
+    private static KvResponse metaPage(RangeDescriptor d) {
+        KvResponse r = ok();
+        r.page = PageCodec.encode(List.of(new KeyValue(d.metaKey(), d.encode())));
+        return r;
+    }
+
+    @Test
+    void aStaleRouteIsRefreshedFromTheAnswerAndTheWriteResentUnderANewSerial() {
+        RangeDescriptor gen4 = new RangeDescriptor(1, new byte[0], null, 4, 2, List.of("127.0.0.1:1"));
+        Script s = new Script(ok(), staleRoute(gen4), ok());
+        GroupCaller caller = new GroupCaller("g", s, t -> A, 5000);
+        assertEquals(RangeDescriptor.initial(List.of()), caller.route(), "every cluster begins as range 1 generation 1");
+        assertEquals(KvResponse.OK, caller.write(new byte[]{1}).status);
+        List<Sent> writes = s.writes();
+        assertEquals(List.of(1L, 4L), writes.stream().map(Sent::generation).toList());
+        assertEquals(List.of(1L, 1L), writes.stream().map(Sent::rangeId).toList());
+        assertEquals(List.of(1L, 2L), writes.stream().map(Sent::serial).toList(),
+                "the stale request is remembered as answered: the resend is a new request");
+        assertEquals(gen4, caller.route());
+    }
+
+    @Test
+    void noRangeOrAnAnswerWithoutADescriptorLooksTheRouteUpInTheMetaRange() {
+        RangeDescriptor gen2 = new RangeDescriptor(1, new byte[0], null, 2, 1, List.of());
+        KvResponse noRange = KvResponse.of(KvResponse.NO_RANGE, "no range 9");
+        Script s = new Script(noRange, metaPage(gen2), ok(), staleRoute(null), metaPage(gen2), ok());
+        GroupCaller caller = new GroupCaller("g", s, t -> A, 5000);
+        caller.route(new RangeDescriptor(9, new byte[0], null, 1, 1, List.of()));
+        assertEquals(KvResponse.OK, caller.read(KvRequest.get("g", new byte[]{1}, false), null).status);
+        assertEquals(KvRequest.SCAN, s.sent.get(1).op(), "the lookup");
+        assertEquals(RouteCheck.UNNAMED, s.sent.get(1).rangeId(), "names no range");
+        assertEquals(1L, s.sent.get(2).rangeId());
+        assertEquals(2L, s.sent.get(2).generation());
+        caller.route(RangeDescriptor.initial(List.of()));
+        assertEquals(KvResponse.OK, caller.read(KvRequest.get("g", new byte[]{1}, false), null).status);
+        assertEquals(gen2, caller.route());
+    }
+
+    @Test
+    void aRouteThatStaysStaleFailsTheCallAfterBoundedRefreshes() {
+        RangeDescriptor initial = RangeDescriptor.initial(List.of());
+        Object[] steps = new Object[GroupCaller.MAX_ROUTE_REFRESHES + 1];
+        Arrays.fill(steps, staleRoute(initial));
+        Script s = new Script(steps);
+        ReplicationException e = assertThrows(ReplicationException.class,
+                () -> new GroupCaller("g", s, t -> A, 5000).read(KvRequest.get("g", new byte[]{1}, false), null));
+        assertEquals(ReplicationException.Kind.UNAVAILABLE, e.kind());
+        assertEquals(GroupCaller.MAX_ROUTE_REFRESHES + 1, s.sent.size());
     }
 
     @Test

@@ -4,6 +4,7 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.raft.Privilege;
 import io.kegdb.raft.UserCommand;
+import io.kegdb.raft.range.MetaKeys;
 import org.junit.jupiter.api.Test;
 
 import java.nio.charset.StandardCharsets;
@@ -201,6 +202,27 @@ class AuthorizerTest {
         }
         assertRefused("42501", () -> authorizer.checkAdmin(bob, "changing users"));
         authorizer.checkAdmin(admin, "changing users");
+    }
+
+    @Test
+    void theRangeDescriptorsAreReadByAllAndWrittenByNoClient() {
+        byte[] admin = secured();
+        apply(authorizer.userBatch(UserCommand.create("BOB", "pw", false, false)));
+        byte[] bob = authorizer.login("BOB", "pw");
+        byte[] descriptor = MetaKeys.descriptorKey(null);
+        byte[] bounded = MetaKeys.descriptorKey(new byte[] {0, 0, 0, 7});
+        for (byte[] who : new byte[][] {bob, admin}) {
+            authorizer.checkGet(who, descriptor);
+            authorizer.checkScan(who, MetaKeys.lookupFrom(new byte[] {0, 0, 0, 7, 'k'}), MetaKeys.descriptorsEnd());
+            for (WriteBatch write : List.of(new WriteBatch().put(descriptor, new byte[1]),
+                    new WriteBatch().putIfAbsent(bounded, new byte[1]), new WriteBatch().delete(descriptor),
+                    new WriteBatch().expect(descriptor, null).put(descriptor, new byte[1]),
+                    new WriteBatch().put(MetaKeys.LOCAL_DESCRIPTOR, new byte[1]))) {
+                assertRefused("42501", () -> authorizer.checkWrite(who, write));
+            }
+        }
+        // a precondition on a descriptor only reads it
+        authorizer.checkWrite(admin, new WriteBatch().expect(descriptor, null).put(key(7, "a"), new byte[1]));
     }
 
     @Test
