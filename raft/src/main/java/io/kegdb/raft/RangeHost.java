@@ -46,6 +46,10 @@ import java.util.regex.Pattern;
  */
 public final class RangeHost implements AutoCloseable {
 
+    static {
+        SuspendSignal.loadNodeClass();
+    }
+
     private static final Logger LOG = LoggerFactory.getLogger(RangeHost.class);
     private static final Pattern GROUP_ID = Pattern.compile("[a-zA-Z][a-zA-Z0-9_-]*");
 
