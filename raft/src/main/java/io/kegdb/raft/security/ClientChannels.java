@@ -3,6 +3,7 @@ package io.kegdb.raft.security;
 import com.alipay.remoting.ExtendedNettyChannelHandler;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.channel.ChannelOutboundHandlerAdapter;
 import io.netty.channel.ChannelPromise;
 import io.netty.handler.ssl.SslHandler;
@@ -58,7 +59,36 @@ final class ClientChannels implements ExtendedNettyChannelHandler {
 
     /** The words for a failure seen by a call to {@code hostPort}. */
     String describe(Throwable failure, String hostPort) {
-        return TlsCauses.asClient(failure, hostPort, files.ca());
+        return TlsCauses.asClient(failure, hostPort, files.ca(), files.hasCertificate());
+    }
+
+    private void failed(String hostPort, Throwable cause) {
+        String reason = describe(cause, hostPort);
+        failures.put(hostPort, new Failure(reason, System.nanoTime()));
+        if (logged.due(hostPort + " " + reason)) {
+            LOG.warn("{}", reason);
+        }
+    }
+
+    /**
+     * Keeps a TLS alert that arrives after this side's handshake completed: with TLS 1.3 a client finishes
+     * its handshake before the node has checked the client's certificate, so a node requiring one ends the
+     * connection with an alert only then.
+     */
+    private final class AlertWatcher extends ChannelInboundHandlerAdapter {
+        private final String hostPort;
+
+        AlertWatcher(String hostPort) {
+            this.hostPort = hostPort;
+        }
+
+        @Override
+        public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+            if (TlsCauses.find(cause) != null) {
+                failed(hostPort, cause);
+            }
+            ctx.fireExceptionCaught(cause);
+        }
     }
 
     private final class Connector extends ChannelOutboundHandlerAdapter {
@@ -71,15 +101,12 @@ final class ClientChannels implements ExtendedNettyChannelHandler {
             ssl.handshakeFuture().addListener(done -> {
                 if (done.isSuccess()) {
                     failures.remove(hostPort);
-                    return;
-                }
-                String reason = describe(done.cause(), hostPort);
-                failures.put(hostPort, new Failure(reason, System.nanoTime()));
-                if (logged.due(hostPort + " " + reason)) {
-                    LOG.warn("{}", reason);
+                } else {
+                    failed(hostPort, done.cause());
                 }
             });
             ctx.pipeline().addAfter(ctx.name(), "kegdbTls", ssl);
+            ctx.pipeline().addAfter("kegdbTls", "kegdbTlsAlerts", new AlertWatcher(hostPort));
             ctx.connect(remote, local, promise);
             ctx.pipeline().remove(this);
         }

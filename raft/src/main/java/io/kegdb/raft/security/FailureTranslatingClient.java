@@ -64,7 +64,9 @@ final class FailureTranslatingClient implements RpcClient {
         }
         // The latest handshake with this node failed and none succeeded since: SOFABolt keeps one connection
         // per node, so the call had no established TLS connection, and a connection whose handshake failed
-        // carried nothing (the SslHandler holds writes until the handshake succeeds). Nothing was sent.
+        // carried nothing (the SslHandler holds writes until the handshake succeeds). Or the node ended the
+        // connection with an alert after this side's handshake (TLS 1.3: a node requiring a certificate this
+        // side did not present), before its own handshake completed, so it read no request. Nothing applied.
         String reason = tls.recentFailure(hostPort);
         return reason == null ? null : new ReplicationException(ReplicationException.Kind.TLS, reason, e);
     }

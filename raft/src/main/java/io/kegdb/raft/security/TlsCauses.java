@@ -26,9 +26,14 @@ final class TlsCauses {
      * Why a connection to {@code peer} failed its handshake, as seen by the side that connected.
      *
      * @param ca the CA file this side trusts, named in the message
+     * @param presentedCertificate whether this side presented a certificate
      */
-    static String asClient(Throwable failure, String peer, Object ca) {
+    static String asClient(Throwable failure, String peer, Object ca, boolean presentedCertificate) {
         String m = messages(failure);
+        if (!presentedCertificate && (m.contains("certificate_required") || m.contains("bad_certificate"))) {
+            return "TLS with " + peer + " failed: it requires a client certificate of its CA (sslcert and sslkey,"
+                    + " or --tls-cert and --tls-key), and this side presented none";
+        }
         if (m.contains("PKIX") || m.contains("certification path") || m.contains("signature check failed")
                 || m.contains("chain") && m.contains("trust")) {
             return "TLS with " + peer + " failed: its certificate is not signed by the CA in " + ca + " (untrusted CA)";
@@ -63,6 +68,10 @@ final class TlsCauses {
         }
         if (m.contains("Extended key usage") || m.contains("KeyUsage")) {
             return "refused a TLS connection from " + peer + ": its certificate may not be used by a client";
+        }
+        if (m.contains("Empty client certificate chain") || m.contains("certificate_required")) {
+            return "refused a TLS connection from " + peer + ": it presented no certificate, and this node requires"
+                    + " one (--tls-client-auth require)";
         }
         if (m.contains("bad_certificate") || m.contains("certificate_unknown") || m.contains("unknown_ca")) {
             return "refused a TLS connection from " + peer + ": it does not trust this node's certificate (another CA?)";
