@@ -142,6 +142,18 @@ class TlsClusterTest {
     }
 
     @Test
+    void tlsClientAgainstNodesWithoutTlsFailsAtOnce() throws Exception {
+        cluster = new TestCluster(dir.resolve("nodes"), 3);
+        cluster.startAll();
+        cluster.awaitLeader();
+        KvStore tls = client(cluster.peers(), aliceFiles());
+        ReplicationException e = failure(() -> tls.put(b("t"), b("x"), Durability.SYNC));
+        assertEquals(ReplicationException.Kind.TLS, e.kind());
+        assertTrue(e.getMessage().contains("plain text"), e.getMessage());
+        assertNull(client(cluster.peers(), null).get(b("t")));
+    }
+
+    @Test
     void clientTrustingAnotherCaFails() throws Exception {
         startCluster();
         Path other = dir.resolve("other");
