@@ -1,9 +1,8 @@
 package io.kegdb.jdbc.console;
 
+import io.kegdb.raft.tool.PasswordPrompt;
 import sqlline.ConsoleSqlLine;
 import sqlline.SqlLine;
-
-import io.kegdb.raft.tool.PasswordPrompt;
 
 import java.io.Console;
 import java.io.IOException;
