@@ -29,7 +29,6 @@ import io.kegdb.raft.replication.Replica;
 import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.TrackingServiceFactory;
 import io.kegdb.raft.replication.Transport;
-import io.kegdb.raft.security.PeerIdentity;
 import io.kegdb.raft.security.TransportSecurity;
 import io.kegdb.raft.users.Authorizer;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
@@ -80,7 +79,7 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         this.group = options.group();
         this.self = self;
         Path dir = options.dir();
-        TransportSecurity security = TransportSecurity.node(options.tls());
+        TransportSecurity security = TransportSecurity.node(options.tls(), options.clientCertificates());
         if (security.isTls()) {
             LOG.info("{}", security.describe(self.toString()));
         } else {
@@ -134,10 +133,7 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         }
         this.node = started;
         Replica replica = new Replica(group, node, data, fsm, this::status, security.isTls());
-        processor.trustNodes(context -> {
-            PeerIdentity caller = PeerIdentity.of(context);
-            return caller != null && caller.kind() == PeerIdentity.Kind.NODE;
-        });
+        processor.identify(security.callers());
         processor.serve(replica);
 
         this.client = new CliClientServiceImpl();

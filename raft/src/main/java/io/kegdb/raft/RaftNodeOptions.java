@@ -1,6 +1,7 @@
 package io.kegdb.raft;
 
 import com.alipay.sofa.jraft.JRaftServiceFactory;
+import io.kegdb.raft.security.ClientCertificates;
 import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
@@ -28,6 +29,7 @@ public final class RaftNodeOptions {
     private final boolean logSync;
     private final JRaftServiceFactory serviceFactory;
     private final TlsFiles tls;
+    private final ClientCertificates clientCertificates;
     private final String adminPassword;
 
     private RaftNodeOptions(Builder b) {
@@ -51,7 +53,12 @@ public final class RaftNodeOptions {
         this.logSync = b.logSync;
         this.serviceFactory = b.serviceFactory;
         this.tls = b.tls;
+        this.clientCertificates = b.clientCertificates;
         this.adminPassword = b.adminPassword;
+        if (clientCertificates == ClientCertificates.REQUIRED && tls == null) {
+            throw new IllegalArgumentException("requiring client certificates needs TLS (--tls-ca, --tls-cert and"
+                    + " --tls-key)");
+        }
         if (adminPassword != null && tls == null) {
             throw new IllegalArgumentException("an admin password needs TLS: users log in with passwords, which"
                     + " travel inside TLS only");
@@ -130,6 +137,11 @@ public final class RaftNodeOptions {
         return tls;
     }
 
+    /** See {@link Builder#clientCertificates(ClientCertificates)}. */
+    public ClientCertificates clientCertificates() {
+        return clientCertificates;
+    }
+
     /**
      * The default election timeout. A killed leader is noticed by its followers between T and about 2.5 T
      * later (SOFAJRaft checks the leader's last heartbeat when a timer of period [T, 1.5 T) fires), so with
@@ -151,6 +163,7 @@ public final class RaftNodeOptions {
         private boolean logSync = true;
         private JRaftServiceFactory serviceFactory = new KegRaftServiceFactory();
         private TlsFiles tls;
+        private ClientCertificates clientCertificates = ClientCertificates.OPTIONAL;
         private String adminPassword;
 
         private Builder() {
@@ -233,7 +246,16 @@ public final class RaftNodeOptions {
             return this;
         }
 
-        /** @throws IllegalArgumentException naming a missing or bad option */
+        /**
+         * With TLS, whether clients must present a certificate of the CA ({@code --tls-client-auth}); default
+         * {@link ClientCertificates#OPTIONAL}: a client without one logs in with a password, on a cluster with
+         * users only.
+         */
+        public Builder clientCertificates(ClientCertificates clientCertificates) {
+            this.clientCertificates = Objects.requireNonNull(clientCertificates, "clientCertificates");
+            return this;
+        }
+
         /**
          * The password of the first admin, {@code ADMIN}, created once the group has a leader if the cluster
          * has never had users (needs TLS; ignored once the cluster has users).
@@ -246,6 +268,7 @@ public final class RaftNodeOptions {
             return this;
         }
 
+        /** @throws IllegalArgumentException naming a missing or bad option */
         public RaftNodeOptions build() {
             return new RaftNodeOptions(this);
         }

@@ -1,6 +1,7 @@
 package io.kegdb.raft;
 
 import io.kegdb.engine.KvStore;
+import io.kegdb.raft.security.ClientCertificates;
 import io.kegdb.raft.security.TlsFiles;
 
 import java.io.IOException;
@@ -28,6 +29,10 @@ public final class TestCluster implements AutoCloseable {
     public final NetworkFaults faults = new NetworkFaults();
     /** The TLS files of node i, or null for none (the default). */
     public IntFunction<TlsFiles> tls = i -> null;
+    /** With TLS: whether the nodes require client certificates (default optional). */
+    public ClientCertificates clientCertificates = ClientCertificates.OPTIONAL;
+    /** With TLS: the first admin's password the nodes are started with, or null for a cluster without users. */
+    public String adminPassword;
     private final List<KvStore> clients = new ArrayList<>();
 
     public TestCluster(Path root, int size) throws IOException {
@@ -55,6 +60,8 @@ public final class TestCluster implements AutoCloseable {
                 .electionTimeoutMs(ELECTION_TIMEOUT_MS)
                 .requestTimeout(Duration.ofSeconds(15))
                 .tls(tls.apply(i))
+                .clientCertificates(clientCertificates)
+                .adminPassword(adminPassword)
                 .build(), faults.serverOf(addresses.get(i)));
         nodes.set(i, node);
         return node;

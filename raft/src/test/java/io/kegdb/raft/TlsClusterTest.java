@@ -12,6 +12,7 @@ import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.security.CertificateFiles;
+import io.kegdb.raft.security.ClientCertificates;
 import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.security.TransportSecurity;
 import org.junit.jupiter.api.AfterEach;
@@ -48,7 +49,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * A 3-node TLS cluster in this JVM: clients with the cluster's CA and a client certificate work; plain text,
  * another CA, a wrong host name or no certificate fail at once with a named cause and write nothing; a client
  * certificate cannot send Raft or membership RPCs; rogue nodes (another CA, no TLS) started with the
- * cluster's peers change nothing; replaced certificate files are used by new connections.
+ * cluster's peers change nothing; replaced certificate files are used by new connections. A client without a
+ * certificate is served only on a cluster with users, after a login, never for Raft or membership RPCs, and
+ * not at all by nodes requiring client certificates.
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class TlsClusterTest {
@@ -139,6 +142,18 @@ class TlsClusterTest {
     }
 
     @Test
+    void tlsClientAgainstNodesWithoutTlsFailsAtOnce() throws Exception {
+        cluster = new TestCluster(dir.resolve("nodes"), 3);
+        cluster.startAll();
+        cluster.awaitLeader();
+        KvStore tls = client(cluster.peers(), aliceFiles());
+        ReplicationException e = failure(() -> tls.put(b("t"), b("x"), Durability.SYNC));
+        assertEquals(ReplicationException.Kind.TLS, e.kind());
+        assertTrue(e.getMessage().contains("plain text"), e.getMessage());
+        assertNull(client(cluster.peers(), null).get(b("t")));
+    }
+
+    @Test
     void clientTrustingAnotherCaFails() throws Exception {
         startCluster();
         Path other = dir.resolve("other");
@@ -164,14 +179,88 @@ class TlsClusterTest {
         assertNull(client(cluster.peers(), aliceFiles()).get(b("h")));
     }
 
+    private TlsFiles caOnly() {
+        return new TlsFiles(certs.resolve("ca.crt"), null, null);
+    }
+
     @Test
-    void clientWithoutCertificateIsRefused() throws Exception {
+    void clientWithoutCertificateIsRefusedByAClusterWithoutUsers() throws Exception {
         startCluster();
-        KvStore anonymous = client(cluster.peers(), new TlsFiles(certs.resolve("ca.crt"), null, null));
+        KvStore anonymous = client(cluster.peers(), caOnly());
         ReplicationException e = failure(() -> anonymous.put(b("a"), b("x"), Durability.SYNC));
         assertEquals(ReplicationException.Kind.NOT_AUTHORIZED, e.kind());
-        assertTrue(e.getMessage().contains("certificate"), e.getMessage());
+        assertTrue(e.getMessage().contains("no users") && e.getMessage().contains("certificate"), e.getMessage());
+        assertEquals(ReplicationException.Kind.NOT_AUTHORIZED,
+                failure(() -> ((ClusterUsers) anonymous).login("ADMIN", "anything")).kind(), "no login to prove");
         assertNull(client(cluster.peers(), aliceFiles()).get(b("a")));
+    }
+
+    @Test
+    void clientWithoutCertificateLogsInWithAPasswordAndSendsNoRaftOrMembershipRpcs() throws Exception {
+        cluster = new TestCluster(dir.resolve("nodes"), 3);
+        cluster.tls = i -> nodeFiles(certs, "node" + i);
+        cluster.adminPassword = "admin-secret";
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        KvStore anonymous = client(cluster.peers(), caOnly());
+        // before a login: the status, and nothing else
+        assertTrue(((RaftGroupView) anonymous).members().stream().anyMatch(r -> r.role().equals("LEADER")));
+        assertEquals(ReplicationException.Kind.NOT_AUTHORIZED,
+                failure(() -> anonymous.put(b("early"), b("x"), Durability.SYNC)).kind());
+        assertEquals(ReplicationException.Kind.NOT_AUTHORIZED, failure(() -> anonymous.get(b("early"))).kind());
+        assertEquals(ReplicationException.Kind.NOT_AUTHORIZED,
+                failure(() -> ((ClusterUsers) anonymous).login("ADMIN", "wrong")).kind());
+        loginWhenAdminExists((ClusterUsers) anonymous, "admin-secret");
+        anonymous.put(b("k"), b("v"), Durability.SYNC);
+        assertEquals("v", s(anonymous.get(b("k"))));
+        leader = cluster.awaitLeader();
+        awaitQuietLog(cluster.nodes.get(leader)); // every node's first-admin attempt has been answered
+        int refused = attack(leader, TransportSecurity.client(caOnly()), ReplicationException.Kind.NOT_AUTHORIZED,
+                "the caller presented no certificate, not a node certificate");
+        assertEquals(4, refused);
+        assertNull(anonymous.get(b("early")), "the refused write wrote nothing");
+    }
+
+    private static void awaitQuietLog(RaftNode leader) throws InterruptedException {
+        for (int round = 0; round < 20; round++) {
+            long before = leader.node().getLastLogIndex();
+            Thread.sleep(1000);
+            if (leader.node().getLastLogIndex() == before) {
+                return;
+            }
+        }
+        throw new AssertionError("the log kept growing without clients");
+    }
+
+    /** The first admin exists once the group elected a leader and applied its creation. */
+    private static void loginWhenAdminExists(ClusterUsers users, String password) throws InterruptedException {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (true) {
+            try {
+                users.login("ADMIN", password);
+                return;
+            } catch (ReplicationException e) {
+                assertTrue(System.nanoTime() < deadline, "the first admin never appeared: " + e);
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    @Test
+    void requiredClientCertificatesEndAClientWithoutOneAtTheHandshake() throws Exception {
+        cluster = new TestCluster(dir.resolve("nodes"), 3);
+        cluster.tls = i -> nodeFiles(certs, "node" + i);
+        cluster.clientCertificates = ClientCertificates.REQUIRED;
+        cluster.startAll();
+        cluster.awaitLeader();
+        KvStore anonymous = client(cluster.peers(), caOnly());
+        ReplicationException e = failure(() -> anonymous.put(b("r"), b("x"), Durability.SYNC));
+        assertEquals(ReplicationException.Kind.TLS, e.kind(), e.toString());
+        assertTrue(e.getMessage().contains("requires a client certificate"), e.getMessage());
+        KvStore alice = client(cluster.peers(), aliceFiles());
+        alice.put(b("a"), b("1"), Durability.SYNC);
+        assertEquals("1", s(alice.get(b("a"))));
+        assertNull(alice.get(b("r")), "the refused client wrote nothing");
     }
 
     @Test
@@ -299,12 +388,19 @@ class TlsClusterTest {
     }
 
     @Test
-    void replacedCertificateIsUsedByNewConnections() throws Exception {
-        startCluster();
+    void replacedCertificateIsUsedByNewConnectionsWhileLoggedInClientsGoOn() throws Exception {
+        cluster = new TestCluster(dir.resolve("nodes"), 3);
+        cluster.tls = i -> nodeFiles(certs, "node" + i);
+        cluster.adminPassword = "admin-secret";
+        cluster.startAll();
+        cluster.awaitLeader();
+        KvStore working = client(cluster.peers(), caOnly());
+        loginWhenAdminExists((ClusterUsers) working, "admin-secret");
+        working.put(b("before"), b("1"), Durability.SYNC);
         int port = Integer.parseInt(cluster.addresses.get(0).split(":")[1]);
         BigInteger before = servedCertificate(port).getSerialNumber();
 
-        // rotate node0: new files written beside and moved over the old ones
+        // rotate node0 (same CA, a new key): new files written beside and moved over the old ones
         Path fresh = dir.resolve("fresh");
         Files.createDirectories(fresh);
         Files.copy(certs.resolve("ca.crt"), fresh.resolve("ca.crt"));
@@ -316,9 +412,22 @@ class TlsClusterTest {
         BigInteger after = servedCertificate(port).getSerialNumber();
         assertFalse(before.equals(after), "node0 serves its new certificate without a restart");
         assertEquals(CertificateFiles.readCertificate(certs.resolve("node0.crt")).getSerialNumber(), after);
-        KvStore alice = client(cluster.addresses.get(0), aliceFiles());
-        alice.put(b("rotated"), b("yes"), Durability.SYNC);
-        assertEquals("yes", s(alice.get(b("rotated"))));
+        // a new client of node0 alone connects to it with the new certificate and logs in
+        KvStore fresher = client(cluster.addresses.get(0), caOnly());
+        ((ClusterUsers) fresher).login("ADMIN", "admin-secret");
+        fresher.put(b("rotated"), b("yes"), Durability.SYNC);
+        assertEquals("yes", s(fresher.get(b("rotated"))));
+        // the client logged in before goes on with its ticket: one request per call, no second login
+        double sent = requestsSent(working);
+        working.put(b("after"), b("2"), Durability.SYNC);
+        assertEquals("yes", s(working.get(b("rotated"))));
+        assertEquals(2, requestsSent(working) - sent, "no login was needed again");
+        assertEquals("1", s(working.get(b("before"))));
+    }
+
+    private static double requestsSent(KvStore store) {
+        return store.meters().stream().filter(m -> m.name().equals("kegdb.raft.client.requests")).findFirst()
+                .orElseThrow().read();
     }
 
     /** The certificate a node presents to a new TLS connection (the JDK's own client, trusting the CA). */

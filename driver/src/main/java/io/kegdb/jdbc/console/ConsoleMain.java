@@ -1,10 +1,14 @@
 package io.kegdb.jdbc.console;
 
+import io.kegdb.raft.tool.PasswordPrompt;
 import sqlline.ConsoleSqlLine;
 import sqlline.SqlLine;
 
+import java.io.Console;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -15,8 +19,9 @@ import java.util.List;
 
 /**
  * The SQL console that {@code ./kegdb sql} starts: {@code ConsoleMain URL [--script FILE] [--continue-on-error]
- * [--user NAME --password-file FILE]} (a cluster with users: the password is the file's content less a
- * trailing newline).
+ * [--user NAME [--password-file FILE]]} (a cluster with users: the password is the file's content less a
+ * trailing newline; without the file, for a user named by {@code --user} or the URL's {@code user}, it is asked
+ * for on the terminal without echo, and without a terminal the console fails at once saying so).
  * It opens the database first, so a store that cannot be opened (in use by another process, say) is one line
  * and exit status 1 instead of a stack trace and a prompt without a connection; then it runs sqlline on it,
  * interactively or on the script. Exit status: 0 ok, 1 a statement failed or the database could not be
@@ -32,15 +37,21 @@ public final class ConsoleMain {
     }
 
     public static void main(String[] args) throws IOException {
-        System.exit(run(args, System.err));
+        System.exit(run(args, System.err, System.console()));
     }
 
-    static int run(String[] args, PrintStream err) throws IOException {
+    /**
+     * Runs the console and returns its exit status.
+     *
+     * @param console where to ask for the password of a user named without one (by {@code --user} or the
+     *                URL's {@code user}) on a cluster, or null when there is no terminal
+     */
+    static int run(String[] args, PrintStream err, Console console) throws IOException {
         String url = null;
         Path script = null;
         boolean continueOnError = false;
         String user = "";
-        String password = "";
+        String password = null;
         for (int i = 0; i < args.length; i++) {
             switch (args[i]) {
                 case "--user", "--password-file" -> {
@@ -81,6 +92,20 @@ public final class ConsoleMain {
             err.println("kegdb sql: no database URL given");
             return USAGE;
         }
+        if (password == null) {
+            String named = user.isEmpty() ? urlOption(url, "user") : user;
+            if (named != null && !named.isEmpty() && urlOption(url, "password") == null && isCluster(url)) {
+                try {
+                    password = PasswordPrompt.ask(named, console);
+                    user = named;
+                } catch (IllegalArgumentException e) {
+                    err.println("kegdb sql: " + e.getMessage());
+                    return USAGE;
+                }
+            } else {
+                password = "";
+            }
+        }
         // Held open for the whole session: the console's own connection then shares the store it opened.
         Connection probe;
         try {
@@ -114,6 +139,27 @@ public final class ConsoleMain {
             err.println("kegdb sql: " + Messages.firstLine(e.getMessage()));
             return FAILED;
         }
+    }
+
+    /** A cluster URL (thin client or member): only there do users log in. */
+    private static boolean isCluster(String url) {
+        return url.contains("raft://") || url.contains("raft.group=");
+    }
+
+    /** The value of option {@code name} in the URL's query ({@code ?a=b&name=value}), decoded; null if absent. */
+    static String urlOption(String url, String name) {
+        int q = url.indexOf('?');
+        if (q < 0) {
+            return null;
+        }
+        for (String pair : url.substring(q + 1).split("&")) {
+            int eq = pair.indexOf('=');
+            String key = eq < 0 ? pair : pair.substring(0, eq);
+            if (key.equalsIgnoreCase(name)) {
+                return eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
+            }
+        }
+        return null;
     }
 
     private static String[] sqllineArgs(String url, String user, String password, Path script,

@@ -32,7 +32,6 @@ import java.util.List;
 import java.util.Properties;
 import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -120,6 +119,10 @@ class ClusterUsersTest {
     }
 
     private Connection connect(String user, String password) throws SQLException {
+        return connect(url, user, password);
+    }
+
+    private static Connection connect(String url, String user, String password) throws SQLException {
         Properties p = new Properties();
         if (user != null) {
             p.setProperty("user", user);
@@ -172,6 +175,32 @@ class ClusterUsersTest {
             assertTrue(e.getMessage().contains("SELECT") && e.getMessage().contains("PUBLIC.SECRETS"), e.getMessage());
         }
         assertEquals(List.of("a"), List.copyOf(rows("T").keySet()));
+    }
+
+    @Test
+    void aClientWithoutCertificateLogsInWithItsPasswordAndWorksByItsGrants() throws Exception {
+        String passwordOnly = "jdbc:kegdb:raft://" + peers + "/" + GROUP + "?ssl=true&sslrootcert=" + certs.resolve("ca.crt");
+        try (Connection alice = connect(passwordOnly, "alice", ALICE_PASSWORD); Statement s = alice.createStatement()) {
+            s.execute("INSERT INTO T VALUES ('no-cert', 'x')");
+            s.execute("UPDATE T SET V = 'y' WHERE K = 'no-cert'");
+            try (ResultSet rs = s.executeQuery("SELECT V FROM T WHERE K = 'no-cert'")) {
+                assertTrue(rs.next());
+                assertEquals("y", rs.getString(1));
+            }
+            s.execute("DELETE FROM T WHERE K = 'no-cert'");
+            refused(s, "SELECT * FROM SECRETS");
+            refused(s, "CREATE TABLE NOCERT (K VARCHAR PRIMARY KEY, V VARCHAR)");
+        }
+        try (Connection bob = connect(passwordOnly, "bob", ALICE_PASSWORD); Statement s = bob.createStatement()) {
+            run(s, "SELECT * FROM T");
+            refused(s, "INSERT INTO T VALUES ('bob-no-cert', 'x')");
+        }
+        for (String[] login : new String[][]{{"alice", null}, {null, null}, {"alice", "wrong"}}) {
+            SQLException e = assertThrows(SQLException.class, () -> connect(passwordOnly, login[0], login[1]).close());
+            assertInstanceOf(SQLInvalidAuthorizationSpecException.class, e, e.toString());
+            assertEquals("28000", e.getSQLState(), e.getMessage());
+        }
+        assertEquals(List.of("a"), List.copyOf(rows("T").keySet()), "the refused statements wrote nothing");
     }
 
     @Test
@@ -262,15 +291,7 @@ class ClusterUsersTest {
         for (RaftNode n : nodes) {
             n.flush();
         }
-        byte[] plain = ALICE_PASSWORD.getBytes(StandardCharsets.UTF_8);
-        byte[] admin = ADMIN_PASSWORD.getBytes(StandardCharsets.UTF_8);
-        try (Stream<Path> files = Files.walk(dir)) {
-            for (Path f : (Iterable<Path>) files.filter(Files::isRegularFile)::iterator) {
-                byte[] content = Files.readAllBytes(f);
-                assertFalse(contains(content, plain), f + " holds a password in plain text");
-                assertFalse(contains(content, admin), f + " holds the admin password in plain text");
-            }
-        }
+        assertTrue(PlainTextSecrets.assertAbsent(List.of(ALICE_PASSWORD, ADMIN_PASSWORD), dir) > 10, "files looked at");
         try (Connection c = connect("admin", ADMIN_PASSWORD); Statement s = c.createStatement();
              ResultSet rs = s.executeQuery("SELECT * FROM SYS.STATEMENTS")) {
             int columns = rs.getMetaData().getColumnCount();
@@ -347,16 +368,4 @@ class ClusterUsersTest {
         return key;
     }
 
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
-    }
 }

@@ -5,7 +5,7 @@ import com.alipay.sofa.jraft.rpc.RpcProcessor;
 
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Predicate;
+import java.util.function.Function;
 
 /**
  * Answers {@link KvRequest}s arriving at the node's RPC server from other nodes and thin clients, each by the
@@ -14,7 +14,7 @@ import java.util.function.Predicate;
 public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
 
     private final Map<String, Replica> replicas = new ConcurrentHashMap<>();
-    private volatile Predicate<RpcContext> fromNode = context -> false;
+    private volatile Function<RpcContext, Caller> callers = context -> Caller.CLIENT;
 
     public KvRequestProcessor() {
         KvWireSerializer.install(); // a client asking for the compact form must find it on this node
@@ -25,9 +25,9 @@ public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
         replicas.put(replica.group(), replica);
     }
 
-    /** Requests for which {@code fromNode} holds come from nodes of the group: no user checks apply to them. */
-    public void trustNodes(Predicate<RpcContext> fromNode) {
-        this.fromNode = fromNode;
+    /** Who sent each request, as the node's transport proved it (default: every caller is a {@code CLIENT}). */
+    public void identify(Function<RpcContext, Caller> callers) {
+        this.callers = callers;
     }
 
     @Override
@@ -39,7 +39,8 @@ public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
                     + ", not " + request.group));
             return;
         }
-        (fromNode.test(context) ? r.handle(request) : r.handleClient(request)).whenComplete((response, error) -> context.sendResponse(
+        Caller caller = callers.apply(context);
+        (caller == Caller.NODE ? r.handle(request) : r.handleClient(request, caller)).whenComplete((response, error) -> context.sendResponse(
                 error == null ? response : KvResponse.of(KvResponse.FAILED, error.toString())));
     }
 

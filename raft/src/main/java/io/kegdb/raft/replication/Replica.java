@@ -78,10 +78,11 @@ public final class Replica {
 
     /**
      * {@link #handle} for a request of a client (not a node of the group): on a cluster with users it must
-     * carry a valid ticket and the user's privileges for what it reads or writes (see {@link Authorizer}).
+     * carry a valid ticket and the user's privileges for what it reads or writes (see {@link Authorizer}); a
+     * client without a certificate is served only on a cluster with users.
      */
-    public CompletableFuture<KvResponse> handleClient(KvRequest request) {
-        KvResponse refusal = authorize(request);
+    public CompletableFuture<KvResponse> handleClient(KvRequest request, Caller caller) {
+        KvResponse refusal = authorize(request, caller);
         return refusal == null ? handle(request) : CompletableFuture.completedFuture(refusal);
     }
 
@@ -90,9 +91,21 @@ public final class Replica {
         return group;
     }
 
-    private KvResponse authorize(KvRequest r) {
+    /** The refusal of a request from a client without a certificate to a cluster without users. */
+    static final String NO_USERS_NO_CERTIFICATE = "this cluster has no users, so it serves clients with a"
+            + " certificate of its CA only (sslcert and sslkey); the caller presented none";
+
+    private KvResponse authorize(KvRequest r, Caller caller) {
         // A status (who leads) is answered before a login: a client needs it to find the leader to log in at.
-        if (r.op == KvRequest.LOGIN || r.op == KvRequest.STATUS || !users.secured()) {
+        if (r.op == KvRequest.STATUS) {
+            return null;
+        }
+        boolean secured = users.secured();
+        if (caller == Caller.PASSWORD_CLIENT && !secured) {
+            // Without users a certificate is a client's only proof; a login would prove nothing.
+            return KvResponse.of(KvResponse.LOGIN_FAILED, NO_USERS_NO_CERTIFICATE);
+        }
+        if (r.op == KvRequest.LOGIN || !secured) {
             return null;
         }
         try {

@@ -60,11 +60,16 @@ final class FailureTranslatingClient implements RpcClient {
         String hostPort = endpoint.getIp() + ":" + endpoint.getPort();
         SSLException ssl = TlsCauses.find(e);
         if (ssl != null) {
-            return new ReplicationException(ReplicationException.Kind.TLS, tls.describe(ssl, hostPort), e);
+            TlsCauses.ClientFailure failure = tls.describe(ssl, hostPort);
+            // a node going down mid-handshake is unreachable like any other, and the call goes on elsewhere
+            return failure.configuration() ? new ReplicationException(ReplicationException.Kind.TLS, failure.reason(), e)
+                    : null;
         }
         // The latest handshake with this node failed and none succeeded since: SOFABolt keeps one connection
         // per node, so the call had no established TLS connection, and a connection whose handshake failed
-        // carried nothing (the SslHandler holds writes until the handshake succeeds). Nothing was sent.
+        // carried nothing (the SslHandler holds writes until the handshake succeeds). Or the node ended the
+        // connection with an alert after this side's handshake (TLS 1.3: a node requiring a certificate this
+        // side did not present), before its own handshake completed, so it read no request. Nothing applied.
         String reason = tls.recentFailure(hostPort);
         return reason == null ? null : new ReplicationException(ReplicationException.Kind.TLS, reason, e);
     }

@@ -31,7 +31,7 @@ public final class HttpsServerContext {
      * @throws IOException if the files do not load now
      */
     public static SSLContext of(TlsFiles files) throws IOException {
-        SslContexts contexts = SslContexts.server(files);
+        SslContexts contexts = SslContexts.server(files, ClientCertificates.OPTIONAL); // asks none: see parameters
         SSLContext first = current(contexts);
         return new Delegating(new CurrentFiles(contexts), first);
     }

@@ -6,6 +6,8 @@ import com.alipay.remoting.rpc.RpcCommandFactory;
 import com.alipay.remoting.rpc.protocol.RpcRequestCommand;
 import com.alipay.remoting.rpc.protocol.RpcResponseCommand;
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
+import io.netty.channel.ChannelFutureListener;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelHandler;
 import io.netty.channel.ChannelHandlerContext;
@@ -18,6 +20,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import javax.net.ssl.SSLPeerUnverifiedException;
+import java.nio.charset.StandardCharsets;
 import java.security.cert.Certificate;
 import java.security.cert.X509Certificate;
 import java.util.List;
@@ -28,7 +31,8 @@ import java.util.concurrent.TimeUnit;
  * {@code BoltGenericOption.EXTENDED_NETTY_CHANNEL_HANDLER}): it looks at the first bytes the caller sends.
  * On a TLS node a TLS handshake gets Netty's {@link SslHandler} with the current {@link SslContexts} and, once
  * done, the caller's {@link PeerIdentity} on the connection; plain text gets a {@link Refusal} to each request
- * (not decoded further) and the connection closed soon after. On a node without TLS a TLS handshake is logged and closed,
+ * (not decoded further) and the connection closed soon after. On a node without TLS a TLS handshake is logged,
+ * answered with a line of plain text (so the caller's TLS says it met plain text) and closed,
  * and plain text goes on as usual. Either mismatch leaves one log line a minute per remote host.
  */
 final class ServerChannels implements ExtendedNettyChannelHandler {
@@ -37,6 +41,8 @@ final class ServerChannels implements ExtendedNettyChannelHandler {
     /** The name SOFABolt gives its decoder in the pipeline; the plain-text refusal goes right after it. */
     private static final String BOLT_DECODER = "decoder";
     private static final int TLS_RECORD_HEADER = 5;
+    /** What a node without TLS answers to a TLS handshake before it closes the connection. */
+    private static final byte[] PLAIN_TEXT_ANSWER = "KegDB node without TLS\n".getBytes(StandardCharsets.US_ASCII);
 
     private final SslContexts contexts;
     private final String self;
@@ -79,7 +85,9 @@ final class ServerChannels implements ExtendedNettyChannelHandler {
                         + " (a node or client of a TLS cluster? start this node with --tls-ca, --tls-cert and"
                         + " --tls-key to join it)", self, channel.remoteAddress());
                 in.skipBytes(in.readableBytes());
-                ctx.close();
+                // Plain text, which the caller's TLS reports as such ("not an SSL/TLS record"): a mere close
+                // would look like a node going down, which a caller retries until its timeout.
+                ctx.writeAndFlush(Unpooled.copiedBuffer(PLAIN_TEXT_ANSWER)).addListener(ChannelFutureListener.CLOSE);
             } else if (tls) {
                 SslHandler ssl = contexts.current().newHandler(ctx.alloc());
                 ssl.handshakeFuture().addListener(done -> handshakeDone(channel, ssl, done));

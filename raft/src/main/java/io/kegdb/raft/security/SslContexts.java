@@ -26,28 +26,30 @@ final class SslContexts {
 
     private final TlsFiles files;
     private final boolean server;
+    private final ClientAuth clientAuth;
     private byte[][] loaded;
     private SslContext context;
 
-    private SslContexts(TlsFiles files, boolean server) throws IOException {
+    private SslContexts(TlsFiles files, boolean server, ClientAuth clientAuth) throws IOException {
         this.files = files;
         this.server = server;
+        this.clientAuth = clientAuth;
         byte[][] content = read();
         this.context = build(content);
         this.loaded = content;
     }
 
-    /** A node's server side: its certificate, and a client certificate of the CA asked for but optional. */
-    static SslContexts server(TlsFiles files) throws IOException {
+    /** A node's server side: its certificate, and a client certificate of the CA asked for, optional or required. */
+    static SslContexts server(TlsFiles files, ClientCertificates clients) throws IOException {
         if (!files.hasCertificate()) {
             throw new IllegalArgumentException("a node's TLS needs its certificate and key");
         }
-        return new SslContexts(files, true);
+        return new SslContexts(files, true, clients == ClientCertificates.REQUIRED ? ClientAuth.REQUIRE : ClientAuth.OPTIONAL);
     }
 
     /** A client side (a node's own calls, or a thin client): the node's host name is checked on connect. */
     static SslContexts client(TlsFiles files) throws IOException {
-        return new SslContexts(files, false);
+        return new SslContexts(files, false, ClientAuth.NONE);
     }
 
     /** The context for a new connection, rebuilt first if the files changed since the last one. */
@@ -84,7 +86,7 @@ final class SslContexts {
         try {
             SslContextBuilder builder = server
                     ? SslContextBuilder.forServer(new ByteArrayInputStream(content[1]), new ByteArrayInputStream(content[2]))
-                            .clientAuth(ClientAuth.OPTIONAL)
+                            .clientAuth(clientAuth)
                     : SslContextBuilder.forClient().endpointIdentificationAlgorithm("HTTPS");
             if (!server && content[1] != null) {
                 builder.keyManager(new ByteArrayInputStream(content[1]), new ByteArrayInputStream(content[2]));

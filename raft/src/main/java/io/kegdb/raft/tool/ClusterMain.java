@@ -37,18 +37,28 @@ public final class ClusterMain {
             "user", "password-file"));
     private static final String USAGE = "usage: kegdb cluster status|add-peer|remove-peer|transfer-leader"
             + " --group G --peers H1:P1,H2:P2,H3:P3 [--peer HOST:PORT] [--timeout-ms MS]"
-            + " [--tls-ca CA.crt --tls-cert CERT --tls-key KEY] [--user NAME --password-file FILE]"
-            + " (membership changes on a TLS cluster need a node's certificate; status logs in with --user)";
+            + " [--tls-ca CA.crt --tls-cert CERT --tls-key KEY] [--user NAME [--password-file FILE]]"
+            + " (membership changes on a TLS cluster need a node's certificate; status logs in with --user,"
+            + " asking for the password on the terminal without --password-file)";
 
     private ClusterMain() {
     }
 
     public static void main(String[] args) {
-        System.exit(run(args, System.out, System.err));
+        System.exit(run(args, System.out, System.err, System.console()));
     }
 
-    /** Runs one command and returns the process exit code. */
+    /** Runs one command without a terminal and returns the process exit code. */
     static int run(String[] args, PrintStream out, PrintStream err) {
+        return run(args, out, err, null);
+    }
+
+    /**
+     * Runs one command and returns the process exit code.
+     *
+     * @param console where to ask for the password of {@code --user} without {@code --password-file}, or null
+     */
+    static int run(String[] args, PrintStream out, PrintStream err, java.io.Console console) {
         String command;
         String group;
         Configuration conf;
@@ -75,6 +85,9 @@ public final class ClusterMain {
             tls = cl.tls(false);
             user = cl.optional("user", null);
             password = cl.secretFile("password-file");
+            if (user != null && password == null) {
+                password = PasswordPrompt.ask(user, console);
+            }
             security = TransportSecurity.client(tls);
             if (!command.equals("status")) {
                 peer = PeerId.parsePeer(cl.required("peer"));

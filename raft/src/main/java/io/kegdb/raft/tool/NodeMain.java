@@ -2,6 +2,7 @@ package io.kegdb.raft.tool;
 
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
+import io.kegdb.raft.security.ClientCertificates;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -16,8 +17,10 @@ import java.util.concurrent.CountDownLatch;
  * Runs one Raft node in the foreground until the process is told to stop (SIGTERM, SIGINT), then leaves the
  * group cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
- * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY]
- * [--admin-password-file FILE] [--http HOST:PORT]}.
+ * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY
+ * [--tls-client-auth optional|require]] [--admin-password-file FILE] [--http HOST:PORT]}.
+ * {@code --tls-client-auth require} makes every client present a certificate of the CA; by default
+ * ({@code optional}) a client may present none and log in with a password (on a cluster with users).
  * {@code --admin-password-file} (TLS only) creates the first admin, {@code ADMIN}, with the file's content
  * (less a trailing newline) as password, if the cluster has never had users.
  * The node binds exactly {@code --self}; with the TLS options every connection to and from it is TLS (see
@@ -32,7 +35,7 @@ public final class NodeMain {
 
     private static final Logger LOG = LoggerFactory.getLogger(NodeMain.class);
     private static final Set<String> OPTIONS = CommandLine.withTls(Set.of("dir", "group", "self", "peers",
-            "election-timeout-ms", "snapshot-interval-secs", "http", "admin-password-file"));
+            "election-timeout-ms", "snapshot-interval-secs", "http", "admin-password-file", "tls-client-auth"));
 
     private NodeMain() {
     }
@@ -50,6 +53,7 @@ public final class NodeMain {
                     .electionTimeoutMs(cl.intOption("election-timeout-ms", RaftNodeOptions.DEFAULT_ELECTION_TIMEOUT_MS))
                     .snapshotIntervalSecs(cl.intOption("snapshot-interval-secs", 600))
                     .tls(cl.tls(true))
+                    .clientCertificates(ClientCertificates.parse(cl.optional("tls-client-auth", "optional")))
                     .adminPassword(cl.secretFile("admin-password-file"))
                     .build();
             String httpOption = cl.optional("http", null);
@@ -58,8 +62,8 @@ public final class NodeMain {
             System.err.println("kegdb node: " + e.getMessage());
             System.err.println("usage: kegdb node --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3"
                     + " [--election-timeout-ms MS] [--snapshot-interval-secs S]"
-                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key] [--admin-password-file FILE]"
-                    + " [--http HOST:PORT]");
+                    + " [--tls-ca CA.crt --tls-cert NODE.crt --tls-key NODE.key [--tls-client-auth optional|require]]"
+                    + " [--admin-password-file FILE] [--http HOST:PORT]");
             System.exit(2);
             return;
         }

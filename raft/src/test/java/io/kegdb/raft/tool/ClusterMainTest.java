@@ -47,6 +47,16 @@ class ClusterMainTest {
     }
 
     @Test
+    void aUserWithoutPasswordFileAndWithoutTerminalFailsAtOnceSayingWhatToGive() {
+        // the test's JVM has no console, as a script or a service has none: ClusterMain.run is given none
+        long start = System.nanoTime();
+        Run r = run("status", "--group", TestCluster.GROUP, "--peers", "127.0.0.1:1", "--user", "bob");
+        assertEquals(2, r.code(), r.err());
+        assertTrue(r.err().contains("no password for user bob") && r.err().contains("--password-file"), r.err());
+        assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(5), "no wait for a node or for input");
+    }
+
+    @Test
     void statusTransferAddAndRemove() throws Exception {
         cluster = new TestCluster(dir, 3);
         cluster.startAll();

@@ -1,7 +1,5 @@
 package io.kegdb.tests.cluster;
 
-import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
-import static io.kegdb.tests.cluster.ClusterSql.leaderOf;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -10,41 +8,16 @@ import org.junit.jupiter.api.io.TempDir;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.HashSet;
-import java.util.List;
-import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
-import static org.junit.jupiter.api.Assertions.assertTrue;
+import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
 
 /**
- * The replication part of the reliability suite, in the manner of a Jepsen test: three {@code ./kegdb node}
- * processes, and a JDBC thin client running two workloads without pause while nodes are killed with SIGKILL
- * and restarted (the current leader, found in {@code SYS.RAFT}, every other round; otherwise the node killed
- * least so far, so every node goes down):
- * <ul>
- *   <li><b>inserts</b>: {@code INSERT INTO KV VALUES ('w<n>', 'v<n>')}, each outcome recorded;</li>
- *   <li><b>increments</b>: transactions that read a counter, write it back plus one and insert a row keyed by
- *       the new value naming the operation ({@code INCS (N, OP)}).</li>
- * </ul>
- * Afterwards, on every node: every acknowledged insert is there; no insert that failed with 08006 ("nothing
- * was written") is; the counter equals the number of increment rows, their keys are exactly 1..counter, every
- * acknowledged increment appears exactly once and no operation appears twice. Outcomes reported as unknown
- * (08007) may go either way. The longest write outage after a kill is printed, not asserted.
- * Rounds: 4, or 16 under {@code -Pstress} ({@code kegdb.stress=true}).
+ * The replication part of the reliability suite: three {@code ./kegdb node} processes without TLS, and the
+ * {@link KillLoop} (inserts and counter increments through JDBC while leaders and followers are killed with
+ * SIGKILL and restarted; nothing acknowledged lost, nothing that failed with 08006 written, no increment applied
+ * twice, every node the same). Rounds: 4, or 16 under {@code -Pstress} ({@code kegdb.stress=true}).
+ * The same loop on a TLS cluster with users: {@link SecuredKillLoopTest}.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class ClusterProcessesTest {
@@ -55,260 +28,27 @@ class ClusterProcessesTest {
     Path dir;
 
     private NodeCluster cluster;
-    private List<String> nodes;
-    private final AtomicBoolean stop = new AtomicBoolean();
-    private final List<Thread> workers = new ArrayList<>();
+    private KillLoop loop;
 
     @AfterEach
     void stopAll() throws Exception {
-        stop.set(true);
-        for (Thread t : workers) {
-            t.join(60_000);
+        if (loop != null) {
+            loop.close();
         }
         if (cluster != null) {
             cluster.close();
         }
     }
 
-    /** What became of one operation. */
-    enum Outcome { ACKNOWLEDGED, NOT_WRITTEN, UNKNOWN }
-
-    private static Outcome failure(SQLException e) {
-        return switch (e.getSQLState()) {
-            case "08006" -> Outcome.NOT_WRITTEN;
-            case "08007" -> Outcome.UNKNOWN;
-            default -> throw new AssertionError("unexpected failure " + e.getSQLState() + ": " + e, e);
-        };
-    }
-
     @Test
     void acknowledgedWritesSurviveKillingLeadersAndFollowers() throws Exception {
         cluster = NodeCluster.onLoopback(dir, "proc", 3);
-        nodes = cluster.nodes();
         cluster.startAll();
-        String url = cluster.url("raft.timeout=20s");
-        Map<Long, Outcome> inserts = new ConcurrentHashMap<>();
-        Map<Long, Outcome> increments = new ConcurrentHashMap<>();
-        AtomicLong insertAcks = new AtomicLong();
-        AtomicLong lastAck = new AtomicLong();
-        AtomicLong longestGap = new AtomicLong();
-        List<Throwable> workerErrors = new ArrayList<>();
-
-        try (Connection c = connectWhenUp(url); Connection inc = DriverManager.getConnection(url);
-             Connection admin = DriverManager.getConnection(url)) {
-            try (Statement s = c.createStatement()) {
-                s.executeUpdate("CREATE TABLE INCS (N BIGINT PRIMARY KEY, OP VARCHAR)");
-                s.executeUpdate("CREATE TABLE COUNTER (K VARCHAR PRIMARY KEY, V BIGINT)");
-                s.executeUpdate("INSERT INTO COUNTER VALUES ('c', 0)");
-            }
-            lastAck.set(System.nanoTime());
-            workers.add(worker("inserts", workerErrors, () -> {
-                try (PreparedStatement p = c.prepareStatement("INSERT INTO KV VALUES (?, ?)")) {
-                    for (long n = 0; !stop.get(); n++) {
-                        p.setString(1, "w" + n);
-                        p.setString(2, "v" + n);
-                        try {
-                            assertEquals(1, p.executeUpdate());
-                            inserts.put(n, Outcome.ACKNOWLEDGED);
-                            insertAcks.incrementAndGet();
-                            long now = System.nanoTime();
-                            longestGap.accumulateAndGet(now - lastAck.getAndSet(now), Math::max);
-                        } catch (SQLException e) {
-                            inserts.put(n, failure(e));
-                        }
-                    }
-                }
-            }));
-            workers.add(worker("increments", workerErrors, () -> {
-                inc.setAutoCommit(false);
-                try (PreparedStatement read = inc.prepareStatement("SELECT V FROM COUNTER WHERE K = 'c'");
-                     PreparedStatement write = inc.prepareStatement("UPSERT INTO COUNTER VALUES ('c', ?)");
-                     PreparedStatement row = inc.prepareStatement("INSERT INTO INCS VALUES (?, ?)")) {
-                    for (long op = 0; !stop.get(); op++) {
-                        try {
-                            long v;
-                            try (ResultSet rs = read.executeQuery()) {
-                                assertTrue(rs.next());
-                                v = rs.getLong(1);
-                            }
-                            write.setLong(1, v + 1);
-                            write.executeUpdate();
-                            row.setLong(1, v + 1);
-                            row.setString(2, "op" + op);
-                            row.executeUpdate();
-                            inc.commit();
-                            increments.put(op, Outcome.ACKNOWLEDGED);
-                        } catch (SQLException e) {
-                            inc.rollback();
-                            // a failed read writes nothing either: record it like a failed commit
-                            increments.put(op, failure(e));
-                        }
-                    }
-                }
-            }));
-            workers.forEach(Thread::start);
-
-            Map<Integer, Integer> kills = new HashMap<>();
-            List<String> log = new ArrayList<>();
-            for (int round = 0; round < ROUNDS; round++) {
-                awaitMore(insertAcks, 50, workerErrors);
-                String leader = leaderOf(admin);
-                int victim = round % 2 == 0 ? nodes.indexOf(leader) : leastKilledFollower(kills, leader);
-                kills.merge(victim, 1, Integer::sum);
-                longestGap.set(0);
-                lastAck.set(System.nanoTime());
-                cluster.kill(victim);
-                awaitMore(insertAcks, 50, workerErrors); // the two others keep the group writable
-                log.add((victim == nodes.indexOf(leader) ? "leader " : "follower ") + nodes.get(victim) + ": outage "
-                        + TimeUnit.NANOSECONDS.toMillis(longestGap.get()) + " ms");
-                cluster.start(victim);
-                ClusterSql.awaitCaughtUp(admin, nodes.get(victim)); // so the next kill never takes the majority down
-            }
-            awaitMore(insertAcks, 50, workerErrors);
-            stop.set(true);
-            for (Thread t : workers) {
-                t.join(60_000);
-                assertTrue(!t.isAlive(), t.getName() + " stopped");
-            }
-            assertEquals(List.of(), workerErrors);
-
-            Map<Outcome, Long> insertCounts = count(inserts);
-            Map<Outcome, Long> incCounts = count(increments);
-
-            // every node on its own (local reads), once it applied the last acknowledged insert
-            long lastInsert = inserts.entrySet().stream().filter(e -> e.getValue() == Outcome.ACKNOWLEDGED)
-                    .mapToLong(Map.Entry::getKey).max().orElseThrow();
-            long counter = -1;
-            long unknownInsertsApplied = -1;
-            for (String node : nodes) {
-                try (Connection local = DriverManager.getConnection(cluster.url(cluster.indexOf(node),
-                        "readConsistency=local&raft.timeout=20s"))) {
-                    awaitKey(local, "w" + lastInsert, node);
-                    long applied = checkInserts(local, inserts, node);
-                    long nodeCounter = checkIncrements(local, increments, node);
-                    if (counter >= 0) {
-                        assertEquals(counter, nodeCounter, "counter on " + node + " agrees with the others");
-                        assertEquals(unknownInsertsApplied, applied, "the same inserts on " + node);
-                    }
-                    counter = nodeCounter;
-                    unknownInsertsApplied = applied;
-                }
-            }
-            long ackedIncrements = incCounts.getOrDefault(Outcome.ACKNOWLEDGED, 0L);
-            assertTrue(counter >= ackedIncrements, "counter " + counter);
-            System.out.printf("ClusterProcessesTest: %d rounds; inserts %s, %d of the unknown applied; increments %s,"
-                    + " %d of the unknown applied; %s%n", ROUNDS, insertCounts, unknownInsertsApplied, incCounts,
-                    counter - ackedIncrements, log);
+        String query = "raft.timeout=20s";
+        try (Connection c = connectWhenUp(cluster.url(query))) {
+            KillLoop.createTables(c);
         }
-    }
-
-    private Thread worker(String name, List<Throwable> errors, Body body) {
-        return new Thread(() -> {
-            try {
-                body.run();
-            } catch (Throwable t) {
-                synchronized (errors) {
-                    errors.add(t);
-                }
-                stop.set(true);
-            }
-        }, name);
-    }
-
-    private interface Body {
-        void run() throws Exception;
-    }
-
-    private static Map<Outcome, Long> count(Map<Long, Outcome> outcomes) {
-        Map<Outcome, Long> counts = new TreeMap<>();
-        outcomes.values().forEach(o -> counts.merge(o, 1L, Long::sum));
-        return counts;
-    }
-
-    /** Acknowledged inserts are all there, inserts that failed with 08006 are not; returns the unknown ones there. */
-    private static long checkInserts(Connection c, Map<Long, Outcome> inserts, String node) throws SQLException {
-        Set<String> keys = new HashSet<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT K, V FROM KV")) {
-            while (rs.next()) {
-                String k = rs.getString(1);
-                assertEquals("v" + k.substring(1), rs.getString(2), k + " on " + node);
-                keys.add(k);
-            }
-        }
-        long unknownApplied = 0;
-        for (Map.Entry<Long, Outcome> e : inserts.entrySet()) {
-            boolean there = keys.contains("w" + e.getKey());
-            switch (e.getValue()) {
-                case ACKNOWLEDGED -> assertTrue(there, "acknowledged insert w" + e.getKey() + " missing on " + node);
-                case NOT_WRITTEN -> assertTrue(!there, "insert w" + e.getKey() + " failed with 08006 yet is on " + node);
-                case UNKNOWN -> unknownApplied += there ? 1 : 0;
-            }
-        }
-        return unknownApplied;
-    }
-
-    /** The counter and its rows agree, no operation appears twice, acknowledged ones once; returns the counter. */
-    private static long checkIncrements(Connection c, Map<Long, Outcome> increments, String node) throws SQLException {
-        long counter;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT V FROM COUNTER WHERE K = 'c'")) {
-            assertTrue(rs.next());
-            counter = rs.getLong(1);
-        }
-        Map<String, Long> opRows = new HashMap<>();
-        long expectedKey = 1;
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT N, OP FROM INCS ORDER BY N")) {
-            while (rs.next()) {
-                assertEquals(expectedKey++, rs.getLong(1), "increment rows are 1..counter on " + node);
-                Long before = opRows.put(rs.getString(2), rs.getLong(1));
-                assertEquals(null, before, rs.getString(2) + " applied twice on " + node);
-            }
-        }
-        assertEquals(counter, expectedKey - 1, "counter equals its rows on " + node);
-        increments.forEach((op, outcome) -> {
-            if (outcome == Outcome.ACKNOWLEDGED) {
-                assertNotNull(opRows.get("op" + op), "acknowledged increment op" + op + " missing on " + node);
-            } else if (outcome == Outcome.NOT_WRITTEN) {
-                assertEquals(null, opRows.get("op" + op), "op" + op + " failed with 08006 yet is on " + node);
-            }
-        });
-        return counter;
-    }
-
-    private int leastKilledFollower(Map<Integer, Integer> kills, String leader) {
-        int best = -1;
-        for (int i = 0; i < nodes.size(); i++) {
-            if (!nodes.get(i).equals(leader) && (best < 0 || kills.getOrDefault(i, 0) < kills.getOrDefault(best, 0))) {
-                best = i;
-            }
-        }
-        return best;
-    }
-
-    private static void awaitMore(AtomicLong acks, int more, List<Throwable> errors) throws InterruptedException {
-        long target = acks.get() + more;
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (acks.get() < target) {
-            synchronized (errors) {
-                assertEquals(List.of(), errors, "a worker failed");
-            }
-            assertTrue(System.nanoTime() < deadline, "timed out waiting for " + target + " acknowledged inserts");
-            Thread.sleep(20);
-        }
-    }
-
-    private static void awaitKey(Connection c, String key, String node) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (true) {
-            try (PreparedStatement p = c.prepareStatement("SELECT V FROM KV WHERE K = ?")) {
-                p.setString(1, key);
-                try (ResultSet rs = p.executeQuery()) {
-                    if (rs.next()) {
-                        return;
-                    }
-                }
-            }
-            assertTrue(System.nanoTime() < deadline, node + " never applied " + key);
-            Thread.sleep(50);
-        }
+        loop = new KillLoop(cluster, query, DriverManager::getConnection);
+        System.out.println("ClusterProcessesTest: " + loop.run(ROUNDS));
     }
 }

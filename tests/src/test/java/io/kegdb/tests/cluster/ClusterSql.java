@@ -8,6 +8,7 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -25,10 +26,18 @@ public final class ClusterSql {
 
     /** The first connection, waiting at most {@code seconds} (JVMs making TLS connections start slowly). */
     public static Connection connectWhenUp(String url, int seconds) throws Exception {
+        return connectWhenUp(url, null, null, seconds);
+    }
+
+    /**
+     * The first connection as {@code user} (null: none), waiting at most {@code seconds}: on a cluster with
+     * users the first admin exists only once a leader is elected.
+     */
+    public static Connection connectWhenUp(String url, String user, String password, int seconds) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
         while (true) {
             try {
-                return DriverManager.getConnection(url);
+                return connect(url, user, password);
             } catch (SQLException e) {
                 if (System.nanoTime() > deadline) {
                     throw e;
@@ -36,6 +45,18 @@ public final class ClusterSql {
                 Thread.sleep(200);
             }
         }
+    }
+
+    /** A connection with {@code user} and {@code password} as JDBC passes them (each null: not given). */
+    public static Connection connect(String url, String user, String password) throws SQLException {
+        Properties p = new Properties();
+        if (user != null) {
+            p.setProperty("user", user);
+        }
+        if (password != null) {
+            p.setProperty("password", password);
+        }
+        return DriverManager.getConnection(url, p);
     }
 
     /** The leader as SYS.RAFT shows it, waiting out an election. */

@@ -20,6 +20,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A cluster of {@code ./kegdb node} processes for the multi-process tests, on the loopback interface
@@ -86,6 +87,40 @@ public final class NodeCluster implements AutoCloseable {
     public NodeCluster nodeOptions(IntFunction<List<String>> options) {
         this.nodeOptions = options;
         return this;
+    }
+
+    /**
+     * TLS for every node started from now on: a CA and a certificate per node made by {@code ./kegdb cert} in
+     * {@code certs} ({@code ca.crt}, {@code node<i>.crt} and {@code .key}, naming 127.0.0.1; loopback only),
+     * and with {@code adminPasswordFile} (or null) the first admin's password, so the cluster has users.
+     */
+    public NodeCluster withTls(Path certs, Path adminPasswordFile) throws Exception {
+        if (net != null) {
+            throw new IllegalStateException("the certificates name 127.0.0.1 only");
+        }
+        Path log = dir.resolve("cert.log");
+        cert(log, "ca", "--dir", certs.toString());
+        for (int i = 0; i < nodes.size(); i++) {
+            cert(log, "node", "--dir", certs.toString(), "--name", "node" + i);
+        }
+        return nodeOptions(i -> {
+            List<String> options = new ArrayList<>(List.of("--tls-ca", certs.resolve("ca.crt").toString(),
+                    "--tls-cert", certs.resolve("node" + i + ".crt").toString(),
+                    "--tls-key", certs.resolve("node" + i + ".key").toString()));
+            if (adminPasswordFile != null) {
+                options.addAll(List.of("--admin-password-file", adminPasswordFile.toString()));
+            }
+            return options;
+        });
+    }
+
+    /** {@code ./kegdb cert ARGS...}, its output appended to {@code log}; fails unless it exits 0. */
+    public static void cert(Path log, String... args) throws Exception {
+        List<String> all = new ArrayList<>(List.of("cert"));
+        all.addAll(List.of(args));
+        Process p = launcher(all, log).start();
+        assertTrue(p.waitFor(120, TimeUnit.SECONDS), "kegdb cert " + String.join(" ", args));
+        assertEquals(0, p.exitValue(), java.nio.file.Files.readString(log));
     }
 
     public List<String> nodes() {

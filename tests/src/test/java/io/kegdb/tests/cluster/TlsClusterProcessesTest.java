@@ -46,11 +46,7 @@ class TlsClusterProcessesTest {
     }
 
     private void cert(String... args) throws Exception {
-        List<String> all = new ArrayList<>(List.of("cert"));
-        all.addAll(List.of(args));
-        Process p = NodeCluster.launcher(all, dir.resolve("cert.log")).start();
-        assertTrue(p.waitFor(120, TimeUnit.SECONDS));
-        assertEquals(0, p.exitValue(), Files.readString(dir.resolve("cert.log")));
+        NodeCluster.cert(dir.resolve("cert.log"), args);
     }
 
     @Test

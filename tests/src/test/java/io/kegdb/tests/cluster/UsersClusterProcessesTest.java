@@ -1,27 +1,25 @@
 package io.kegdb.tests.cluster;
 
+import io.kegdb.jdbc.security.PlainTextSecrets;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.SQLInvalidAuthorizationSpecException;
 import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Properties;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
+import static io.kegdb.tests.cluster.ClusterSql.connect;
+import static io.kegdb.tests.cluster.ClusterSql.connectWhenUp;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -31,7 +29,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * (ALL on a table) and bob (SELECT only) over JDBC; alice writes and reads; bob reads, and each of his writes
  * and his DDL is refused with 42501 and writes nothing; every failed login is 28000 with one message; no file
  * of any node holds a password in plain text; SYS.USERS shows no hash; a dropped user's open connection is
- * refused; {@code ./kegdb sql --user --password-file} logs in.
+ * refused; {@code ./kegdb sql --user --password-file} logs in without a client certificate, and without the
+ * file and a terminal fails at once.
  */
 @Timeout(value = 480, unit = TimeUnit.SECONDS)
 class UsersClusterProcessesTest {
@@ -39,7 +38,6 @@ class UsersClusterProcessesTest {
     private static final String GROUP = "users";
     private static final String ADMIN_PASSWORD = "process-admin-secret";
     private static final String SHARED_PASSWORD = "alice-bob-same-secret";
-    private static final Path ROOT = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
 
     @TempDir
     Path dir;
@@ -58,19 +56,8 @@ class UsersClusterProcessesTest {
         }
     }
 
-    private ProcessBuilder launcher(List<String> args, Path log) {
-        List<String> cmd = new ArrayList<>(List.of("bash", ROOT.resolve("kegdb").toString()));
-        cmd.addAll(args);
-        ProcessBuilder pb = new ProcessBuilder(cmd);
-        pb.environment().put("KEGDB_SKIP_BUILD", "1"); // the reactor built the driver jar before this module
-        pb.environment().put("KEGDB_JAVA_OPTS", "-Xmx256m");
-        pb.redirectErrorStream(true);
-        pb.redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
-        return pb;
-    }
-
     private void run(Path log, String... args) throws Exception {
-        Process p = launcher(List.of(args), log).start();
+        Process p = NodeCluster.launcher(List.of(args), log).start();
         assertTrue(p.waitFor(180, TimeUnit.SECONDS));
         assertEquals(0, p.exitValue(), Files.readString(log));
     }
@@ -89,7 +76,7 @@ class UsersClusterProcessesTest {
         Path adminFile = dir.resolve("admin.pw");
         Files.writeString(adminFile, ADMIN_PASSWORD + "\n");
         for (int i = 0; i < 3; i++) {
-            processes.add(launcher(List.of("node", "--dir", dir.resolve("node-" + i).toString(), "--group", GROUP,
+            processes.add(NodeCluster.launcher(List.of("node", "--dir", dir.resolve("node-" + i).toString(), "--group", GROUP,
                     "--self", nodes.get(i), "--peers", String.join(",", nodes),
                     "--tls-ca", certs.resolve("ca.crt").toString(),
                     "--tls-cert", certs.resolve("node" + i + ".crt").toString(),
@@ -169,61 +156,30 @@ class UsersClusterProcessesTest {
         }
         assertEquals(8, refused);
 
-        // the console logs in with a password file
+        // the console logs in with a password file, without a client certificate (the CA checks the nodes)
         Path bobFile = dir.resolve("bob.pw");
         Files.writeString(bobFile, SHARED_PASSWORD + "\n");
         Path sqlLog = dir.resolve("sql.log");
         run(sqlLog, "sql", base, "--tls-ca", certs.resolve("ca.crt").toString(),
-                "--tls-cert", certs.resolve("app.crt").toString(), "--tls-key", certs.resolve("app.key").toString(),
                 "--user", "bob", "--password-file", bobFile.toString(), "-e", "SELECT V FROM T WHERE K = 'b';");
         assertTrue(Files.readString(sqlLog).contains("22"), Files.readString(sqlLog));
+        // without a password file and without a terminal it says so at once (no prompt that would hang)
+        Path promptLog = dir.resolve("prompt.log");
+        Process prompt = NodeCluster.launcher(List.of("sql", base, "--tls-ca", certs.resolve("ca.crt").toString(),
+                "--user", "bob", "-e", "SELECT V FROM T WHERE K = 'b';"), promptLog).start();
+        assertTrue(prompt.waitFor(120, TimeUnit.SECONDS));
+        assertEquals(2, prompt.exitValue(), Files.readString(promptLog));
+        assertTrue(Files.readString(promptLog).contains("no password for user bob"), Files.readString(promptLog));
 
         // no password in plain text in any node's files (log, meta, snapshots, data) or logs
-        byte[][] secrets = {ADMIN_PASSWORD.getBytes(StandardCharsets.UTF_8),
-            SHARED_PASSWORD.getBytes(StandardCharsets.UTF_8), "carol-secret".getBytes(StandardCharsets.UTF_8)};
-        int files = 0;
+        List<Path> nodeFiles = new ArrayList<>();
         for (int i = 0; i < 3; i++) {
-            try (Stream<Path> walk = Files.walk(dir.resolve("node-" + i))) {
-                for (Path f : (Iterable<Path>) walk.filter(Files::isRegularFile)::iterator) {
-                    byte[] content = Files.readAllBytes(f);
-                    for (byte[] secret : secrets) {
-                        assertFalse(contains(content, secret), f + " holds a password in plain text");
-                    }
-                    files++;
-                }
-            }
-            String log = Files.readString(dir.resolve("node-" + i + ".log"));
-            for (byte[] secret : secrets) {
-                assertFalse(log.contains(new String(secret, StandardCharsets.UTF_8)), "node " + i + "'s log");
-            }
+            nodeFiles.add(dir.resolve("node-" + i));
+            nodeFiles.add(dir.resolve("node-" + i + ".log"));
         }
+        int files = PlainTextSecrets.assertAbsent(List.of(ADMIN_PASSWORD, SHARED_PASSWORD, "carol-secret"),
+                nodeFiles.toArray(Path[]::new));
         assertTrue(files > 10, files + " files looked at");
-    }
-
-    private static Connection connect(String url, String user, String password) throws SQLException {
-        Properties p = new Properties();
-        if (user != null) {
-            p.setProperty("user", user);
-        }
-        if (password != null) {
-            p.setProperty("password", password);
-        }
-        return DriverManager.getConnection(url, p);
-    }
-
-    /** Three JVMs start slowly on a loaded machine, and the first admin exists once a leader is elected. */
-    private static Connection connectWhenUp(String url, String user, String password, int seconds) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
-        while (true) {
-            try {
-                return connect(url, user, password);
-            } catch (SQLException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-                Thread.sleep(500);
-            }
-        }
     }
 
     private static List<String> rows(Statement s) throws SQLException {
@@ -236,16 +192,4 @@ class UsersClusterProcessesTest {
         return rows;
     }
 
-    private static boolean contains(byte[] haystack, byte[] needle) {
-        outer:
-        for (int i = 0; i + needle.length <= haystack.length; i++) {
-            for (int j = 0; j < needle.length; j++) {
-                if (haystack[i + j] != needle[j]) {
-                    continue outer;
-                }
-            }
-            return true;
-        }
-        return false;
-    }
 }
