@@ -63,7 +63,10 @@ final class ReplanningStatement implements SqlStatement {
         if (closed) {
             throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
-        long started = System.nanoTime();
+        // Timed only for the statistics or the slow log: a statement counted by neither reads no clock.
+        boolean counted = session.statementStatistics();
+        boolean timed = counted || session.slowStatementNanos() > 0;
+        long started = timed ? System.nanoTime() : 0L;
         SqlResult result;
         boolean ran = false;
         try {
@@ -91,29 +94,38 @@ final class ReplanningStatement implements SqlStatement {
                 }
             }
         } catch (SqlError e) {
-            finished(started, 0, ran ? session.statementConflicts() : 0);
+            if (timed) {
+                finished(started, 0, ran ? session.statementConflicts() : 0, counted);
+            }
             throw e;
         } catch (RuntimeException e) {
-            finished(started, 0, ran ? session.statementConflicts() : 0);
+            if (timed) {
+                finished(started, 0, ran ? session.statementConflicts() : 0, counted);
+            }
             throw SqlErrors.translate(e);
         }
-        if (result.isQuery()) {
-            return new MeteredResult(result, this, started, session.statementConflicts());
+        if (!timed) {
+            return result;
         }
-        finished(started, result.updateCount(), session.statementConflicts());
+        if (result.isQuery()) {
+            return new MeteredResult(result, this, started, session.statementConflicts(), counted);
+        }
+        finished(started, result.updateCount(), session.statementConflicts(), counted);
         return result;
     }
 
     /**
      * Accounts one run that started at {@code started} (a query's once its rows were read or it was closed):
-     * the database's meters, the statement's statistics and, when slow, the slow-statement log.
+     * when {@code counted}, the statement's statistics (and so the database's statement meters); when slow,
+     * the slow-statement log.
      */
-    void finished(long started, long rows, int conflicts) {
+    void finished(long started, long rows, int conflicts, boolean counted) {
         long elapsed = System.nanoTime() - started;
-        StatementEntry entry = recorder.record(elapsed, rows, conflicts);
+        StatementEntry entry = counted ? recorder.record(elapsed, rows, conflicts) : null;
         long slow = session.slowStatementNanos();
         if (slow > 0 && elapsed >= slow) {
-            SlowStatementLog.log(session.database().sqlMeters(), entry.text(), elapsed, rows, plan.explain());
+            SlowStatementLog.log(session.database().sqlMeters(), entry != null ? entry.text() : recorder.text(),
+                    elapsed, rows, plan.explain());
         }
     }
 

@@ -25,8 +25,11 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.CpuPerOperation
- *      [--rows N] [--selects N] [--rounds N]
+ *      [--rows N] [--selects N] [--rounds N] [--options K=V&amp;...]
  * </pre>
+ *
+ * {@code --options} adds connection options to the URL, e.g. {@code statementStatistics=false} to compare a
+ * build with its statement statistics on and off (docs/OPERATIONS.md).
  */
 public final class CpuPerOperation {
 
@@ -39,11 +42,13 @@ public final class CpuPerOperation {
         int rows = 100_000;
         int selects = 300_000;
         int rounds = 7;
+        String options = "";
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(args[i + 1]);
                 case "--selects" -> selects = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--options" -> options = "?" + args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -56,7 +61,7 @@ public final class CpuPerOperation {
         Path dir = Files.createTempDirectory("kegdb-cpu-bench");
         double[] insert = new double[rounds];
         double[] select = new double[rounds];
-        try (Connection c = DriverManager.getConnection("jdbc:kegdb:" + dir)) {
+        try (Connection c = DriverManager.getConnection("jdbc:kegdb:" + dir + options)) {
             for (int r = 0; r < rounds; r++) {
                 String table = "BENCH" + r;
                 try (Statement s = c.createStatement()) {
@@ -76,7 +81,8 @@ public final class CpuPerOperation {
         }
         // The first two rounds warm the JIT up; the median of the others is reported.
         System.out.printf("batched insert: %.0f ns CPU per row; prepared point select: %.0f ns CPU per select"
-                + " (median of rounds 3..%d)%n", median(insert, 2), median(select, 2), rounds);
+                + " (median of rounds 3..%d)%s%n", median(insert, 2), median(select, 2), rounds,
+                options.isEmpty() ? "" : ", options " + options.substring(1));
     }
 
     private static double batchedInsert(Connection c, String table, String[] keys, String[] values)

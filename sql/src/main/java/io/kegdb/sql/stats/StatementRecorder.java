@@ -1,5 +1,7 @@
 package io.kegdb.sql.stats;
 
+import io.kegdb.sql.direct.StatementText;
+
 /**
  * What one prepared statement records its runs through. Its first runs go straight into its text's shared
  * entry (a statement run once, as most ad hoc SQL is, costs no more); from the {@value #SHARED_RUNS}th on it
@@ -41,6 +43,11 @@ public final class StatementRecorder {
             tally.record(elapsedNanos, rows, conflicts);
         }
         return e;
+    }
+
+    /** The statement's normalized text, without recording a run (the slow log of a statement not counted). */
+    public String text() {
+        return entry != null ? entry.text() : StatementText.normalize(sql);
     }
 
     /** Folds the statement's tally into its entry; the statement records nothing more. */
