@@ -8,16 +8,20 @@ final class MeteredResult extends ForwardingResult {
 
     private final ReplanningStatement statement;
     private final long started;
+    /** Whether the run was timed (from {@link #started}). */
+    private final boolean timed;
     private final int conflicts;
     /** Whether the run goes into the statement statistics (else it was timed for the slow log only). */
     private final boolean counted;
     private long count;
     private boolean accounted;
 
-    MeteredResult(SqlResult rows, ReplanningStatement statement, long started, int conflicts, boolean counted) {
+    MeteredResult(SqlResult rows, ReplanningStatement statement, long started, boolean timed, int conflicts,
+                  boolean counted) {
         super(rows);
         this.statement = statement;
         this.started = started;
+        this.timed = timed;
         this.conflicts = conflicts;
         this.counted = counted;
     }
@@ -51,7 +55,7 @@ final class MeteredResult extends ForwardingResult {
     private void account() {
         if (!accounted) {
             accounted = true;
-            statement.finished(started, count, conflicts, counted);
+            statement.finished(started, timed, count, conflicts, counted);
         }
     }
 }

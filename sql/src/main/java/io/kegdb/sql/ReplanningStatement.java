@@ -63,9 +63,10 @@ final class ReplanningStatement implements SqlStatement {
         if (closed) {
             throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
-        // Timed only for the statistics or the slow log: a statement counted by neither reads no clock.
+        // Timed for the slow log, each run; for the statistics, the runs the recorder samples (the clock is a
+        // statement's dearest meter). A statement counted by neither reads no clock.
         boolean counted = session.statementStatistics();
-        boolean timed = counted || session.slowStatementNanos() > 0;
+        boolean timed = session.slowStatementNanos() > 0 || (counted && recorder.timesNextRun());
         long started = timed ? System.nanoTime() : 0L;
         SqlResult result;
         boolean ran = false;
@@ -94,36 +95,36 @@ final class ReplanningStatement implements SqlStatement {
                 }
             }
         } catch (SqlError e) {
-            if (timed) {
-                finished(started, 0, ran ? session.statementConflicts() : 0, counted);
+            if (counted || timed) {
+                finished(started, timed, 0, ran ? session.statementConflicts() : 0, counted);
             }
             throw e;
         } catch (RuntimeException e) {
-            if (timed) {
-                finished(started, 0, ran ? session.statementConflicts() : 0, counted);
+            if (counted || timed) {
+                finished(started, timed, 0, ran ? session.statementConflicts() : 0, counted);
             }
             throw SqlErrors.translate(e);
         }
-        if (!timed) {
+        if (!counted && !timed) {
             return result;
         }
         if (result.isQuery()) {
-            return new MeteredResult(result, this, started, session.statementConflicts(), counted);
+            return new MeteredResult(result, this, started, timed, session.statementConflicts(), counted);
         }
-        finished(started, result.updateCount(), session.statementConflicts(), counted);
+        finished(started, timed, result.updateCount(), session.statementConflicts(), counted);
         return result;
     }
 
     /**
-     * Accounts one run that started at {@code started} (a query's once its rows were read or it was closed):
-     * when {@code counted}, the statement's statistics (and so the database's statement meters); when slow,
-     * the slow-statement log.
+     * Accounts one run (a query's once its rows were read or it was closed), which started at {@code started}
+     * if {@code timed}: when {@code counted}, the statement's statistics (and so the database's statement
+     * meters); when slow, the slow-statement log.
      */
-    void finished(long started, long rows, int conflicts, boolean counted) {
-        long elapsed = System.nanoTime() - started;
+    void finished(long started, boolean timed, long rows, int conflicts, boolean counted) {
+        long elapsed = timed ? System.nanoTime() - started : -1;
         StatementEntry entry = counted ? recorder.record(elapsed, rows, conflicts) : null;
         long slow = session.slowStatementNanos();
-        if (slow > 0 && elapsed >= slow) {
+        if (timed && slow > 0 && elapsed >= slow) {
             SlowStatementLog.log(session.database().sqlMeters(), entry != null ? entry.text() : recorder.text(),
                     elapsed, rows, plan.explain());
         }
