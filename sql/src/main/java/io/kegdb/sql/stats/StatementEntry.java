@@ -6,8 +6,7 @@ import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The statistics of one normalized statement text: calls, time (total and longest of the timed runs), rows,
- * conflicts. Runs
- * are recorded either into its adders (statements run once or a few times) or into the
+ * conflicts. Runs are recorded either into its adders (statements run once or a few times) or into the
  * {@link StatementTally} of a statement run often; the totals sum both. Entries are dropped by
  * {@link StatementStatistics} ({@link #evicted()}); a statement that meets a dropped entry looks its text up
  * again.
