@@ -54,6 +54,11 @@ enum ConnectionOption {
      * {@code io.kegdb.sql.SlowStatements}) with their normalized text; {@code 0} (default) logs none.
      */
     SLOW_STATEMENT_MS("slowStatementMs", false, "milliseconds, 0 = off"),
+    /**
+     * {@code true} (default): the connection's statements are counted in SYS.STATEMENTS and the statement
+     * meters; {@code false}: they are not (no clock read per statement unless {@code slowStatementMs} is set).
+     */
+    STATEMENT_STATISTICS("statementStatistics", false, "true|false"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */
     USER("user", false, "any"),
     /** Accepted for tools that always send credentials; KegDB has no authentication. */

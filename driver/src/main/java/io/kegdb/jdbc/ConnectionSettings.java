@@ -29,10 +29,12 @@ import java.util.Properties;
  * @param explicitEngine  the engine options the caller set explicitly, as given
  * @param raft            the Raft client or member settings, or null for a local store
  * @param slowStatementMs statements taking at least this many milliseconds are logged; 0: none
+ * @param statementStatistics whether the connection's statements are counted in SYS.STATEMENTS and the meters
  */
 record ConnectionSettings(String url, Path directory, String memoryName, Durability durability, boolean readOnly,
                           String user, BitcaskOptions engineOptions, Map<ConnectionOption, String> explicitEngine,
-                          RaftSettings raft, long slowStatementMs, String password) {
+                          RaftSettings raft, long slowStatementMs, boolean statementStatistics,
+                          String password) {
 
     /** Never shows the password. */
     @Override
@@ -109,6 +111,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         Durability durability = Durability.SYNC;
         boolean readOnly = false;
         long slowStatementMs = 0;
+        boolean statementStatistics = true;
         BitcaskOptions.Builder engine = BitcaskOptions.builder();
         Map<ConnectionOption, String> explicitEngine = new EnumMap<>(ConnectionOption.class);
         for (Map.Entry<ConnectionOption, String> e : options.entrySet()) {
@@ -123,6 +126,8 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 readOnly = option.parseBoolean(value);
             } else if (option == ConnectionOption.SLOW_STATEMENT_MS) {
                 slowStatementMs = option.parseMillis(value);
+            } else if (option == ConnectionOption.STATEMENT_STATISTICS) {
+                statementStatistics = option.parseBoolean(value);
             }
         }
         engine.readOnly(readOnly);
@@ -131,7 +136,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
         RaftSettings raft = RaftSettings.from(location, options);
         if (raft != null && raft.isClient()) {
             return new ConnectionSettings(url, null, null, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, password);
+                    Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, statementStatistics, password);
         }
 
         if (location.regionMatches(true, 0, MEMORY_PREFIX, 0, MEMORY_PREFIX.length())) {
@@ -144,7 +149,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                 throw JdbcErrors.of(SqlState.INVALID_ATTRIBUTE_VALUE, "an in-memory store cannot be a Raft member");
             }
             return new ConnectionSettings(url, null, name, durability, readOnly, user, engine.build(),
-                    Collections.unmodifiableMap(explicitEngine), null, slowStatementMs, password);
+                    Collections.unmodifiableMap(explicitEngine), null, slowStatementMs, statementStatistics, password);
         }
         if (location.isEmpty()) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "URL " + shown(url) + " names no database directory (expected "
@@ -158,7 +163,7 @@ record ConnectionSettings(String url, Path directory, String memoryName, Durabil
                     "invalid database directory '" + location + "': " + e.getMessage(), e);
         }
         return new ConnectionSettings(url, dir, null, durability, readOnly, user, engine.build(),
-                Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, password);
+                Collections.unmodifiableMap(explicitEngine), raft, slowStatementMs, statementStatistics, password);
     }
 
     private static String decode(String s) throws SQLException {

@@ -62,6 +62,7 @@ final class KegConnection implements Connection {
         this.session = shared.database().newSession();
         session.setDurability(settings.durability());
         session.setSlowStatementThreshold(settings.slowStatementMs());
+        session.setStatementStatistics(settings.statementStatistics());
         if (forcedReadOnly) {
             session.setReadOnly(true);
         }

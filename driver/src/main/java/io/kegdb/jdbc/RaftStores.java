@@ -8,6 +8,7 @@ import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.RangeView;
 import io.kegdb.raft.ReplicationException;
+import io.kegdb.raft.tool.NodeMonitor;
 import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlState;
 
@@ -29,17 +30,31 @@ final class RaftStores {
                 return RaftGroupClient.connect(raft.group(), raft.peers(), raft.requestTimeout(), raft.readConsistency(),
                         raft.tls());
             }
-            return RaftNode.start(RaftNodeOptions.builder()
-                    .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
-                    .electionTimeoutMs(raft.electionTimeoutMs())
-                    .requestTimeout(raft.requestTimeout())
-                    .readConsistency(raft.readConsistency())
-                    .tls(raft.tls())
-                    .build());
+            return RaftNode.start(memberOptions(raft, dir));
         } catch (IOException | RuntimeException e) {
             throw JdbcErrors.of(SqlState.CANNOT_CONNECT, "cannot join raft group " + raft.group() + " through "
                     + raft.peers() + ": " + e.getMessage(), e);
         }
+    }
+
+    /** The options of this process's node as a member of the group, storing its replica in {@code dir}. */
+    private static RaftNodeOptions memberOptions(RaftSettings raft, Path dir) {
+        return RaftNodeOptions.builder()
+                .dir(dir).group(raft.group()).self(raft.self()).peers(raft.peers())
+                .electionTimeoutMs(raft.electionTimeoutMs())
+                .requestTimeout(raft.requestTimeout())
+                .readConsistency(raft.readConsistency())
+                .tls(raft.tls())
+                .build();
+    }
+
+    /**
+     * What an embedded member shows of its node, as {@code kegdb node} does: its meters and health, and the MBean
+     * {@code io.kegdb:type=RaftNode,...} while the store is open; null for a thin client's store.
+     */
+    static NodeMonitor monitor(KvStore store, RaftSettings raft, Path dir) {
+        return store instanceof RaftNode node && !raft.isClient() ? NodeMonitor.start(node, memberOptions(raft, dir))
+                : null;
     }
 
     /**

@@ -4,6 +4,7 @@ import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.meter.Meter;
 import io.kegdb.engine.meter.MeterMBean;
+import io.kegdb.raft.tool.NodeMonitor;
 import io.kegdb.sql.SqlDatabase;
 
 import java.util.HashMap;
@@ -24,16 +25,19 @@ final class SharedStore {
     private final Map<String, Meter> meters = new HashMap<>();
     /** The store's MBean, or null if JMX refused it. */
     private final MeterMBean.Registration mbean;
+    /** An embedded cluster member's node: its meters and MBean; null for any other store. */
+    private final NodeMonitor node;
     private int references;
 
     SharedStore(String key, KvStore store, SqlDatabase database, boolean readOnly,
-                BitcaskOptions engineOptions, RaftSettings raft) {
+                BitcaskOptions engineOptions, RaftSettings raft, NodeMonitor node) {
         this.key = key;
         this.store = store;
         this.database = database;
         this.readOnly = readOnly;
         this.engineOptions = engineOptions;
         this.raft = raft;
+        this.node = node;
         for (Meter m : database.meters()) {
             meters.put(meterId(m), m);
         }
@@ -87,11 +91,17 @@ final class SharedStore {
         return --references;
     }
 
-    /** Takes the MBean off, closes the catalog, then the store (which flushes). */
+    /** Takes the MBeans off, closes the catalog, then the store (which flushes). */
     void close() {
         try {
-            if (mbean != null) {
-                mbean.close();
+            try {
+                if (node != null) {
+                    node.close();
+                }
+            } finally {
+                if (mbean != null) {
+                    mbean.close();
+                }
             }
         } finally {
             try {

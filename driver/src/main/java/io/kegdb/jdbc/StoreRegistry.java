@@ -3,6 +3,7 @@ package io.kegdb.jdbc;
 import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.BitcaskOptions;
 import io.kegdb.engine.KvStore;
+import io.kegdb.raft.tool.NodeMonitor;
 import io.kegdb.sql.DatabaseOptions;
 import io.kegdb.sql.SqlDatabase;
 import io.kegdb.sql.SqlError;
@@ -144,7 +145,8 @@ final class StoreRegistry {
             SqlDatabase database = SqlDatabase.open(store, settings.raft() == null ? DatabaseOptions.DEFAULT
                     : RaftStores.databaseOptions(store));
             LOG.debug("opened store {} with {}", key, settings.engineOptions());
-            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions(), settings.raft());
+            NodeMonitor node = settings.raft() == null ? null : RaftStores.monitor(store, settings.raft(), Path.of(key));
+            return new SharedStore(key, store, database, storeReadOnly, settings.engineOptions(), settings.raft(), node);
         } catch (SqlError | RuntimeException e) {
             try {
                 store.close();

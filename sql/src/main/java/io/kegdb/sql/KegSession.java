@@ -86,6 +86,8 @@ final class KegSession implements SqlSession, PlanSession {
     private boolean catalogChanged;
     /** Statements slower than this are logged ({@link io.kegdb.sql.stats.SlowStatementLog}); 0: none. */
     private long slowStatementNanos;
+    /** Whether statements are counted in the statement statistics and meters. */
+    private boolean statementStatistics = true;
 
     KegSession(KegDatabase database) {
         this.database = database;
@@ -688,6 +690,16 @@ final class KegSession implements SqlSession, PlanSession {
             throw new IllegalArgumentException("slow statement threshold must not be negative: " + millis);
         }
         slowStatementNanos = java.util.concurrent.TimeUnit.MILLISECONDS.toNanos(millis);
+    }
+
+    /** Whether statements are counted in the statement statistics and meters. */
+    boolean statementStatistics() {
+        return statementStatistics;
+    }
+
+    @Override
+    public void setStatementStatistics(boolean on) {
+        statementStatistics = on;
     }
 
     @Override

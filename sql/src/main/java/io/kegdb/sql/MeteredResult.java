@@ -1,40 +1,29 @@
 package io.kegdb.sql;
 
-import java.util.List;
-
 /**
  * A query's rows, counted as they are read; once the last row was read or the result is closed, the run is
  * accounted ({@link ReplanningStatement#finished}), so that a query's time includes reading its rows.
  */
-final class MeteredResult implements SqlResult {
+final class MeteredResult extends ForwardingResult {
 
-    private final SqlResult rows;
     private final ReplanningStatement statement;
     private final long started;
+    /** Whether the run was timed (from {@link #started}). */
+    private final boolean timed;
     private final int conflicts;
+    /** Whether the run goes into the statement statistics (else it was timed for the slow log only). */
+    private final boolean counted;
     private long count;
     private boolean accounted;
 
-    MeteredResult(SqlResult rows, ReplanningStatement statement, long started, int conflicts) {
-        this.rows = rows;
+    MeteredResult(SqlResult rows, ReplanningStatement statement, long started, boolean timed, int conflicts,
+                  boolean counted) {
+        super(rows);
         this.statement = statement;
         this.started = started;
+        this.timed = timed;
         this.conflicts = conflicts;
-    }
-
-    @Override
-    public boolean isQuery() {
-        return true;
-    }
-
-    @Override
-    public long updateCount() {
-        return rows.updateCount();
-    }
-
-    @Override
-    public List<ColumnInfo> columns() {
-        return rows.columns();
+        this.counted = counted;
     }
 
     @Override
@@ -55,11 +44,6 @@ final class MeteredResult implements SqlResult {
     }
 
     @Override
-    public Object get(int index) throws SqlError {
-        return rows.get(index);
-    }
-
-    @Override
     public void close() {
         try {
             rows.close();
@@ -71,7 +55,7 @@ final class MeteredResult implements SqlResult {
     private void account() {
         if (!accounted) {
             accounted = true;
-            statement.finished(started, count, conflicts);
+            statement.finished(started, timed, count, conflicts, counted);
         }
     }
 }

@@ -2,22 +2,19 @@ package io.kegdb.sql;
 
 import io.kegdb.sql.plan.SqlErrors;
 
-import java.util.List;
-
 /**
  * A query's result whose first row was fetched when the statement ran, so that what the first fetch finds
  * (on a shared catalog: that another process's DDL changed the catalog under the plan) fails the execution,
  * where the statement can still be planned again and run again unseen, rather than the application's first
  * {@link #next}.
  */
-final class PrimedResult implements SqlResult {
+final class PrimedResult extends ForwardingResult {
 
-    private final SqlResult rows;
     private boolean first = true;
     private final boolean hasFirst;
 
     private PrimedResult(SqlResult rows, boolean hasFirst) {
-        this.rows = rows;
+        super(rows);
         this.hasFirst = hasFirst;
     }
 
@@ -35,36 +32,11 @@ final class PrimedResult implements SqlResult {
     }
 
     @Override
-    public boolean isQuery() {
-        return true;
-    }
-
-    @Override
-    public long updateCount() {
-        return rows.updateCount();
-    }
-
-    @Override
-    public List<ColumnInfo> columns() {
-        return rows.columns();
-    }
-
-    @Override
     public boolean next() throws SqlError {
         if (first) {
             first = false;
             return hasFirst;
         }
         return rows.next();
-    }
-
-    @Override
-    public Object get(int index) throws SqlError {
-        return rows.get(index);
-    }
-
-    @Override
-    public void close() {
-        rows.close();
     }
 }

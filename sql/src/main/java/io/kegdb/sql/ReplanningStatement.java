@@ -63,7 +63,11 @@ final class ReplanningStatement implements SqlStatement {
         if (closed) {
             throw new SqlError(SqlState.FUNCTION_SEQUENCE_ERROR, "the statement is closed");
         }
-        long started = System.nanoTime();
+        // Timed for the slow log, each run; for the statistics, the runs the recorder samples (the clock is a
+        // statement's dearest meter). A statement counted by neither reads no clock.
+        boolean counted = session.statementStatistics();
+        boolean timed = session.slowStatementNanos() > 0 || (counted && recorder.timesNextRun());
+        long started = timed ? System.nanoTime() : 0L;
         SqlResult result;
         boolean ran = false;
         try {
@@ -91,29 +95,38 @@ final class ReplanningStatement implements SqlStatement {
                 }
             }
         } catch (SqlError e) {
-            finished(started, 0, ran ? session.statementConflicts() : 0);
+            if (counted || timed) {
+                finished(started, timed, 0, ran ? session.statementConflicts() : 0, counted);
+            }
             throw e;
         } catch (RuntimeException e) {
-            finished(started, 0, ran ? session.statementConflicts() : 0);
+            if (counted || timed) {
+                finished(started, timed, 0, ran ? session.statementConflicts() : 0, counted);
+            }
             throw SqlErrors.translate(e);
         }
-        if (result.isQuery()) {
-            return new MeteredResult(result, this, started, session.statementConflicts());
+        if (!counted && !timed) {
+            return result;
         }
-        finished(started, result.updateCount(), session.statementConflicts());
+        if (result.isQuery()) {
+            return new MeteredResult(result, this, started, timed, session.statementConflicts(), counted);
+        }
+        finished(started, timed, result.updateCount(), session.statementConflicts(), counted);
         return result;
     }
 
     /**
-     * Accounts one run that started at {@code started} (a query's once its rows were read or it was closed):
-     * the database's meters, the statement's statistics and, when slow, the slow-statement log.
+     * Accounts one run (a query's once its rows were read or it was closed), which started at {@code started}
+     * if {@code timed}: when {@code counted}, the statement's statistics (and so the database's statement
+     * meters); when slow, the slow-statement log.
      */
-    void finished(long started, long rows, int conflicts) {
-        long elapsed = System.nanoTime() - started;
-        StatementEntry entry = recorder.record(elapsed, rows, conflicts);
+    void finished(long started, boolean timed, long rows, int conflicts, boolean counted) {
+        long elapsed = timed ? System.nanoTime() - started : -1;
+        StatementEntry entry = counted ? recorder.record(elapsed, rows, conflicts) : null;
         long slow = session.slowStatementNanos();
-        if (slow > 0 && elapsed >= slow) {
-            SlowStatementLog.log(session.database().sqlMeters(), entry.text(), elapsed, rows, plan.explain());
+        if (timed && slow > 0 && elapsed >= slow) {
+            SlowStatementLog.log(session.database().sqlMeters(), entry != null ? entry.text() : recorder.text(),
+                    elapsed, rows, plan.explain());
         }
     }
 

@@ -54,6 +54,14 @@ public interface SqlSession extends AutoCloseable {
      */
     void setSlowStatementThreshold(long millis);
 
+    /**
+     * Whether this session's statements are counted (on by default): their calls, time, rows and conflicts in
+     * {@code SYS.STATEMENTS} and in the statement meters ({@code kegdb.sql.statements}, {@code .statement.seconds},
+     * {@code .rows.*}). Off, a statement reads no clock and records nothing, unless the slow-statement threshold
+     * is set, which still times it.
+     */
+    void setStatementStatistics(boolean on);
+
     /** A read-only session rejects writes with SQLState 25006. */
     void setReadOnly(boolean readOnly);
 

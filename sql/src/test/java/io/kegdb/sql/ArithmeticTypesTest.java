@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -18,26 +17,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The types of SUM and AVG, and exact arithmetic that overflows (docs/SQL.md, "Types of expressions"). Expected
  * values are H2's answers to the same statements.
  */
-class ArithmeticTypesTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class ArithmeticTypesTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void createTables() throws SqlError {
         update(s, "CREATE TABLE i (k BIGINT PRIMARY KEY, v INTEGER)");
         update(s, "INSERT INTO i VALUES (1, 2147483647), (2, 2147483647), (3, 1), (4, NULL), (5, -7)");
         update(s, "CREATE TABLE b (k BIGINT PRIMARY KEY, v BIGINT)");
         update(s, "INSERT INTO b VALUES (1, 9223372036854775807), (2, 1), (3, NULL), (4, -5)");
         update(s, "CREATE TABLE d (k BIGINT PRIMARY KEY, v DECIMAL(5,0))");
         update(s, "INSERT INTO d VALUES (1, 99999), (2, 99999)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     private int jdbcType(String query, int column) throws SqlError {

@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,24 +11,14 @@ import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** Joins, IN and NOT IN on BOOLEAN columns (a merge join on a BOOLEAN key could not be compiled). */
-class BooleanJoinKeyTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class BooleanJoinKeyTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void createTables() throws SqlError {
         update(s, "CREATE TABLE b1 (k BOOLEAN PRIMARY KEY, v INTEGER)");
         update(s, "INSERT INTO b1 VALUES (TRUE, 1)");
         update(s, "CREATE TABLE b2 (k INTEGER PRIMARY KEY, v BOOLEAN)");
         update(s, "INSERT INTO b2 VALUES (1, TRUE), (2, NULL), (3, FALSE)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     @Test

@@ -141,4 +141,74 @@ class StatementMetersTest {
             assertEquals(1, meter(db, "kegdb.sql.slow.statements", null));
         }
     }
+
+    private static double statements(SqlDatabase db) {
+        double n = 0;
+        for (Meter m : db.meters()) {
+            if (m.name().equals("kegdb.sql.statements")) {
+                n += m.read();
+            }
+        }
+        return n;
+    }
+
+    @Test
+    void aSessionWithoutStatisticsRecordsNothingAndItsSlowStatementsAreStillLogged() throws Exception {
+        try (SqlDatabase db = SqlDatabase.open(KvStore.inMemory()); SqlSession off = db.newSession();
+             SqlSession on = db.newSession()) {
+            off.setStatementStatistics(false);
+            off.execute("CREATE TABLE T (K BIGINT PRIMARY KEY, V VARCHAR)").close();
+            off.setAutoCommit(false);
+            SqlStatement insert = off.prepare("INSERT INTO T VALUES (?, ?)");
+            for (long i = 0; i < 20_000; i++) {
+                insert.execute(List.of(i, "value" + i), 0).close();
+            }
+            off.commit();
+            off.setAutoCommit(true);
+            SqlStatement point = off.prepare("SELECT V FROM T WHERE K = ?");
+            for (long i = 0; i < 10; i++) {
+                try (SqlResult r = point.execute(List.of(i), 0)) {
+                    assertTrue(r.next());
+                }
+            }
+            rows(off, "SELECT COUNT(*) FROM T WHERE V > 'value5'");
+            assertEquals(0, statements(db), "no statement of the session without statistics counted");
+            assertEquals(0, meter(db, "kegdb.sql.statement.seconds", null));
+            assertEquals(0, meter(db, "kegdb.sql.rows.changed", null));
+            assertEquals(0, meter(db, "kegdb.sql.rows.returned", null));
+
+            // The same texts run by a session with statistics are counted, and only its runs.
+            SqlStatement counted = on.prepare("SELECT V FROM T WHERE K = ?");
+            for (long i = 0; i < 6; i++) {
+                try (SqlResult r = counted.execute(List.of(i), 0)) {
+                    assertTrue(r.next());
+                }
+            }
+            counted.close();
+            assertEquals(6, meter(db, "kegdb.sql.statements", "select"));
+            List<List<Object>> stats = rows(on, "SELECT TEXT, CALLS, ROW_COUNT FROM SYS.STATEMENTS"
+                    + " WHERE TEXT NOT LIKE '%SYS.STATEMENTS%'");
+            assertEquals(List.of(List.of("SELECT V FROM T WHERE K = ?", 6L, 6L)), stats);
+
+            // Off, a statement is timed only for the slow log, which still names it by its normalized text.
+            PrintStream err = System.err;
+            ByteArrayOutputStream captured = new ByteArrayOutputStream();
+            System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+            try {
+                off.setSlowStatementThreshold(1);
+                rows(off, "SELECT COUNT(*) FROM T WHERE UPPER(V) <> 'SECRET-9'");
+            } finally {
+                System.setErr(err);
+                off.setSlowStatementThreshold(0);
+            }
+            List<String> slow = captured.toString(StandardCharsets.UTF_8).lines()
+                    .filter(l -> l.contains("slow statement")).toList();
+            assertEquals(1, slow.size(), slow.toString());
+            assertTrue(slow.get(0).contains("SELECT COUNT(*) FROM T WHERE UPPER(V) <> ?"), slow.get(0));
+            assertFalse(slow.get(0).contains("SECRET"), slow.get(0));
+            assertEquals(1, meter(db, "kegdb.sql.slow.statements", null));
+            assertEquals(7, statements(db), "the slow statement of the session without statistics not counted"
+                    + " (the query of SYS.STATEMENTS was)");
+        }
+    }
 }

@@ -1,7 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -17,21 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** The common spellings of column types map onto the nine column types, and types that cannot be kept are refused. */
-class TypeSpellingTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
-
-    @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
-    }
+class TypeSpellingTest extends InMemorySessionTest {
 
     @Test
     void everySpellingIsStoredAsItsColumnType() throws SqlError {

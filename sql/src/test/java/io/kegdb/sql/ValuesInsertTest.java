@@ -1,7 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.math.BigDecimal;
@@ -17,21 +15,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * Multi-row INSERT / UPSERT VALUES with NULLs and literals of other numeric types than their column's; upserts
  * whose update is wider than the column.
  */
-class ValuesInsertTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
-
-    @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
-    }
+class ValuesInsertTest extends InMemorySessionTest {
 
     @Test
     void multiRowValuesWithNullsAndWiderLiterals() throws SqlError {

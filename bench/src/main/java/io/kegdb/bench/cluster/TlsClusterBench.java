@@ -1,6 +1,5 @@
 package io.kegdb.bench.cluster;
 
-import io.kegdb.raft.security.CertificateFiles;
 import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
@@ -32,12 +31,9 @@ public final class TlsClusterBench {
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 32;
         int valueBytes = args.length > 2 ? Integer.parseInt(args[2]) : 100;
         Path root = args.length > 3 ? Path.of(args[3]) : Files.createTempDirectory("kegdb-tls-bench");
-        Path certs = root.resolve("certs");
-        CertificateFiles.writeCa(certs);
-        CertificateFiles.writeNode(certs, "node", List.of("127.0.0.1"));
-        CertificateFiles.writeClient(certs, "bench");
-        TlsFiles node = new TlsFiles(certs.resolve("ca.crt"), certs.resolve("node.crt"), certs.resolve("node.key"));
-        TlsFiles client = new TlsFiles(certs.resolve("ca.crt"), certs.resolve("bench.crt"), certs.resolve("bench.key"));
+        BenchCertificates certs = BenchCertificates.write(root.resolve("certs"));
+        TlsFiles node = certs.node();
+        TlsFiles client = certs.client();
 
         ClusterBench.run("warm-up", new KegRaftServiceFactory(), node, client, root.resolve("warm-up"), seconds,
                 threads, valueBytes);

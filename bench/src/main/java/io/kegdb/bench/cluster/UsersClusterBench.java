@@ -2,8 +2,6 @@ package io.kegdb.bench.cluster;
 
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
-import io.kegdb.raft.security.CertificateFiles;
-import io.kegdb.raft.security.TlsFiles;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -41,18 +39,14 @@ public final class UsersClusterBench {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         Path root = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("kegdb-users-bench");
-        Path certs = root.resolve("certs");
-        CertificateFiles.writeCa(certs);
-        CertificateFiles.writeNode(certs, "node", List.of("127.0.0.1"));
-        CertificateFiles.writeClient(certs, "bench");
-        TlsFiles node = new TlsFiles(certs.resolve("ca.crt"), certs.resolve("node.crt"), certs.resolve("node.key"));
-        run(false, node, certs, root.resolve("warm-up"), 2, threads);
+        BenchCertificates certs = BenchCertificates.write(root.resolve("certs"));
+        run(false, certs, root.resolve("warm-up"), 2, threads);
         List<Double> open = new ArrayList<>();
         List<Double> users = new ArrayList<>();
         for (int round = 1; round <= ROUNDS; round++) {
             for (int k = 0; k < 2; k++) {
                 boolean withUsers = (round % 2 == 0) == (k == 0);
-                double perSecond = run(withUsers, node, certs, root.resolve((withUsers ? "users-" : "open-") + round),
+                double perSecond = run(withUsers, certs, root.resolve((withUsers ? "users-" : "open-") + round),
                         seconds, threads);
                 System.err.printf(Locale.ROOT, "round %d, %s: %.0f selects/s%n", round,
                         withUsers ? "users" : "no users", perSecond);
@@ -70,13 +64,11 @@ public final class UsersClusterBench {
         System.out.printf(Locale.ROOT, "%nusers / no users: %.2f×%n", u / o);
     }
 
-    private static double run(boolean withUsers, TlsFiles node, Path certs, Path dir, int seconds, int threads)
+    private static double run(boolean withUsers, BenchCertificates certs, Path dir, int seconds, int threads)
             throws Exception {
         try (LocalCluster cluster = LocalCluster.start(dir, GROUP,
-                b -> b.electionTimeoutMs(1000).tls(node).adminPassword(withUsers ? ADMIN_PASSWORD : null))) {
-            String url = "jdbc:kegdb:raft://" + cluster.peers() + "/" + GROUP + "?ssl=true&sslrootcert="
-                    + certs.resolve("ca.crt") + "&sslcert=" + certs.resolve("bench.crt") + "&sslkey="
-                    + certs.resolve("bench.key");
+                b -> b.electionTimeoutMs(1000).tls(certs.node()).adminPassword(withUsers ? ADMIN_PASSWORD : null))) {
+            String url = "jdbc:kegdb:raft://" + cluster.peers() + "/" + GROUP + "?" + certs.jdbcOptions();
             try (HikariDataSource setup = pool(url, withUsers ? "admin" : null, ADMIN_PASSWORD, 1);
                  Connection c = setup.getConnection(); Statement s = c.createStatement()) {
                 s.execute("CREATE TABLE T (K VARCHAR PRIMARY KEY, V VARCHAR)");

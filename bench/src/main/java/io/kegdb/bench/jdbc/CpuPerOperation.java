@@ -25,8 +25,14 @@ import java.util.stream.Stream;
  *
  * <pre>
  * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.CpuPerOperation
- *      [--rows N] [--selects N] [--rounds N]
+ *      [--rows N] [--selects N] [--rounds N] [--options K=V&amp;...] [--compare K=V&amp;...]
  * </pre>
+ *
+ * {@code --options} adds connection options to the URL, e.g. {@code statementStatistics=false} to compare a
+ * build with its statement statistics on and off (docs/OPERATIONS.md) in runs of their own. {@code --compare}
+ * runs each round twice in this JVM, on a connection without the options and on one with them, in turns (which
+ * goes first alternates), so that both see the same load; it prints both medians and the median of the
+ * rounds' ratios (the speed without the options relative to with them).
  */
 public final class CpuPerOperation {
 
@@ -39,11 +45,15 @@ public final class CpuPerOperation {
         int rows = 100_000;
         int selects = 300_000;
         int rounds = 7;
+        String options = "";
+        String compare = null;
         for (int i = 0; i + 1 < args.length; i += 2) {
             switch (args[i]) {
                 case "--rows" -> rows = Integer.parseInt(args[i + 1]);
                 case "--selects" -> selects = Integer.parseInt(args[i + 1]);
                 case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
+                case "--options" -> options = "?" + args[i + 1];
+                case "--compare" -> compare = args[i + 1];
                 default -> throw new IllegalArgumentException("unknown option " + args[i]);
             }
         }
@@ -54,20 +64,35 @@ public final class CpuPerOperation {
             values[i] = JdbcWorkloads.value(i);
         }
         Path dir = Files.createTempDirectory("kegdb-cpu-bench");
-        double[] insert = new double[rounds];
-        double[] select = new double[rounds];
-        try (Connection c = DriverManager.getConnection("jdbc:kegdb:" + dir)) {
+        int runs = compare == null ? 1 : 2;
+        double[][] insert = new double[runs][rounds];
+        double[][] select = new double[runs][rounds];
+        Connection[] connections = new Connection[runs];
+        try {
+            connections[0] = DriverManager.getConnection("jdbc:kegdb:" + dir + options);
+            if (compare != null) {
+                connections[1] = DriverManager.getConnection("jdbc:kegdb:" + dir + "?" + compare);
+            }
             for (int r = 0; r < rounds; r++) {
-                String table = "BENCH" + r;
-                try (Statement s = c.createStatement()) {
-                    s.executeUpdate("CREATE TABLE " + table + " (K VARCHAR PRIMARY KEY, V VARCHAR)");
+                for (int k = 0; k < runs; k++) {
+                    int which = r % 2 == 0 ? k : runs - 1 - k;
+                    Connection c = connections[which];
+                    String table = "BENCH" + r + "_" + which;
+                    try (Statement s = c.createStatement()) {
+                        s.executeUpdate("CREATE TABLE " + table + " (K VARCHAR PRIMARY KEY, V VARCHAR)");
+                    }
+                    insert[which][r] = batchedInsert(c, table, keys, values);
+                    select[which][r] = pointSelect(c, table, keys, selects, r);
+                    System.err.printf("round %d%s: insert %.0f ns/row, select %.0f ns/op (thread CPU)%n", r,
+                            which == 1 ? " (" + compare + ")" : "", insert[which][r], select[which][r]);
                 }
-                insert[r] = batchedInsert(c, table, keys, values);
-                select[r] = pointSelect(c, table, keys, selects, r);
-                System.err.printf("round %d: insert %.0f ns/row, select %.0f ns/op (thread CPU)%n", r, insert[r],
-                        select[r]);
             }
         } finally {
+            for (Connection c : connections) {
+                if (c != null) {
+                    c.close();
+                }
+            }
             try (Stream<Path> files = Files.walk(dir)) {
                 files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             } catch (IOException ignored) {
@@ -76,7 +101,23 @@ public final class CpuPerOperation {
         }
         // The first two rounds warm the JIT up; the median of the others is reported.
         System.out.printf("batched insert: %.0f ns CPU per row; prepared point select: %.0f ns CPU per select"
-                + " (median of rounds 3..%d)%n", median(insert, 2), median(select, 2), rounds);
+                + " (median of rounds 3..%d)%s%n", median(insert[0], 2), median(select[0], 2), rounds,
+                options.isEmpty() ? "" : ", options " + options.substring(1));
+        if (compare != null) {
+            System.out.printf("with %s: batched insert %.0f ns, prepared point select %.0f ns; speed without them"
+                    + " relative to with them (their CPU over its), median of the rounds' ratios: insert %.3f,"
+                    + " select %.3f%n", compare, median(insert[1], 2),
+                    median(select[1], 2), median(ratios(insert), 2), median(ratios(select), 2));
+        }
+    }
+
+    /** Per round, the second connection's cost over the first's: the first one's speed relative to the second's. */
+    private static double[] ratios(double[][] costs) {
+        double[] r = new double[costs[0].length];
+        for (int i = 0; i < r.length; i++) {
+            r[i] = costs[1][i] / costs[0][i];
+        }
+        return r;
     }
 
     private static double batchedInsert(Connection c, String table, String[] keys, String[] values)

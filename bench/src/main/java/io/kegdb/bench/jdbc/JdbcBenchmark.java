@@ -24,6 +24,7 @@ import java.util.stream.Stream;
  * mvn -B -q -pl bench -am -DskipTests package
  * java -cp "bench/target/classes:$(cat bench/target/classpath.txt)" io.kegdb.bench.jdbc.JdbcBenchmark [--rows N] [--rounds N]
  *      [--warmup-rounds N] [--durable N] [--selects N] [--adhoc N] [--only kegdb,sqlite,h2] [--dir DIR]
+ *      [--kegdb-options K=V&amp;...]
  * </pre>
  */
 public final class JdbcBenchmark {
@@ -56,6 +57,8 @@ public final class JdbcBenchmark {
     private int adhoc = 50_000;
     private List<JdbcTarget> targets = List.of(JdbcTarget.values());
     private Path dir;
+    /** Connection options added to KegDB's URL ({@code --kegdb-options}), e.g. {@code statementStatistics=false}. */
+    private String kegdbOptions = "";
 
     private JdbcBenchmark() {
     }
@@ -77,6 +80,7 @@ public final class JdbcBenchmark {
                 case "--selects" -> selects = Integer.parseInt(value);
                 case "--adhoc" -> adhoc = Integer.parseInt(value);
                 case "--dir" -> dir = Path.of(value);
+                case "--kegdb-options" -> kegdbOptions = value;
                 case "--only" -> {
                     List<JdbcTarget> chosen = new ArrayList<>();
                     for (String name : value.split(",")) {
@@ -85,13 +89,20 @@ public final class JdbcBenchmark {
                     targets = chosen;
                 }
                 default -> throw new IllegalArgumentException("unknown argument " + args[i]
-                        + " (known: --rows --rounds --warmup-rounds --durable --selects --adhoc --only --dir)");
+                        + " (known: --rows --rounds --warmup-rounds --durable --selects --adhoc --only --dir"
+                        + " --kegdb-options)");
             }
             i++;
         }
         if (dir == null) {
             dir = Files.createTempDirectory("kegdb-jdbc-bench");
         }
+    }
+
+    /** The URL of {@code target}, with {@link #kegdbOptions} for KegDB. */
+    private String url(JdbcTarget target, Path targetDir) {
+        String url = target.url(targetDir);
+        return target == JdbcTarget.KEGDB && !kegdbOptions.isEmpty() ? url + "&" + kegdbOptions : url;
     }
 
     private void run() throws Exception {
@@ -103,7 +114,7 @@ public final class JdbcBenchmark {
             deleteRecursively(targetDir);
             Files.createDirectories(targetDir);
             used.add(targetDir);
-            System.err.printf("%s: %s%n", target.label(), target.url(targetDir));
+            System.err.printf("%s: %s%n", target.label(), url(target, targetDir));
             results.put(target, runOn(target, targetDir, data));
             // What one database left behind should not be collected while the next is timed.
             System.gc();
@@ -122,7 +133,7 @@ public final class JdbcBenchmark {
 
     private Map<Workload, Double> runOn(JdbcTarget target, Path targetDir, JdbcWorkloads.RowData data) throws Exception {
         HikariConfig config = new HikariConfig();
-        config.setJdbcUrl(target.url(targetDir));
+        config.setJdbcUrl(url(target, targetDir));
         config.setMaximumPoolSize(2);
         config.setMinimumIdle(2);
         config.setPoolName("bench-" + target.name().toLowerCase(Locale.ROOT));

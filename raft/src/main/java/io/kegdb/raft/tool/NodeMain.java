@@ -6,7 +6,6 @@ import io.kegdb.raft.security.ClientCertificates;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-import javax.management.JMException;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -79,10 +78,10 @@ public final class NodeMain {
         NodeMonitor monitor;
         NodeHttpServer server = null;
         try {
-            monitor = NodeMonitor.start(node, options);
-        } catch (JMException | RuntimeException e) {
-            LOG.error("raft node {}: cannot register its MBean", options.self(), e);
-            System.err.println("kegdb node: cannot register its MBean: " + e.getMessage());
+            monitor = NodeMonitor.start(node, options); // without its MBean if JMX refuses it (logged)
+        } catch (RuntimeException e) {
+            LOG.error("raft node {}: cannot watch its status", options.self(), e);
+            System.err.println("kegdb node: cannot watch its status: " + e.getMessage());
             node.close();
             System.exit(1);
             return;

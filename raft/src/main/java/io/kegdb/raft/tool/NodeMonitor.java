@@ -6,6 +6,8 @@ import io.kegdb.engine.meter.MeterMBean;
 import io.kegdb.raft.PeerList;
 import io.kegdb.raft.RaftNode;
 import io.kegdb.raft.RaftNodeOptions;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 import javax.management.JMException;
 import javax.management.ObjectName;
@@ -20,8 +22,11 @@ import java.util.Map;
  * by a {@link MemberPoller}), its {@link NodeHealth}, and the meters as a JMX MBean
  * {@code io.kegdb:type=RaftNode,group="G",peer="HOST:PORT"} on the platform MBean server while it runs.
  * {@link NodeHttpServer} serves the same meters and health. Closing it takes the MBean off and stops the poll.
+ * {@link NodeMain} makes one for the node it runs, and the JDBC driver one for an embedded cluster member.
  */
-final class NodeMonitor implements AutoCloseable {
+public final class NodeMonitor implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(NodeMonitor.class);
 
     /** Every how many milliseconds the members are asked for their status (for the peers' lag). */
     static final long MEMBER_POLL_MS = 2000;
@@ -30,6 +35,7 @@ final class NodeMonitor implements AutoCloseable {
     private final List<Meter> meters;
     private final Map<String, String> labels;
     private final NodeHealth health;
+    /** The MBean, or null if JMX refused it. */
     private final MeterMBean.Registration mbean;
 
     private NodeMonitor(MemberPoller poller, List<Meter> meters, Map<String, String> labels, NodeHealth health,
@@ -42,11 +48,11 @@ final class NodeMonitor implements AutoCloseable {
     }
 
     /**
-     * Starts watching {@code node} (started with {@code options}) and registers its MBean.
-     *
-     * @throws JMException if the MBean cannot be registered (another node of this process has its name)
+     * Starts watching {@code node} (started with {@code options}) and registers its MBean. If JMX refuses the
+     * MBean (another watcher of this node in this process has its name, or a security manager says no), a
+     * warning is logged and the node is watched without it: its meters and health are the same.
      */
-    static NodeMonitor start(RaftNode node, RaftNodeOptions options) throws JMException {
+    public static NodeMonitor start(RaftNode node, RaftNodeOptions options) {
         MemberPoller poller = new MemberPoller(node, MEMBER_POLL_MS);
         try {
             List<String> peers = new ArrayList<>();
@@ -58,12 +64,22 @@ final class NodeMonitor implements AutoCloseable {
             labels.put("group", options.group());
             labels.put("node", self);
             List<Meter> meters = NodeMeters.of(node, options.dir(), peers, poller);
-            MeterMBean.Registration mbean = new MeterMBean("KegDB Raft node " + self + " of group " + options.group(),
-                    meters, List.of()).register(objectName(options.group(), self));
+            MeterMBean.Registration mbean = register(new MeterMBean("KegDB Raft node " + self + " of group "
+                    + options.group(), meters, List.of()), options.group(), self);
             return new NodeMonitor(poller, meters, Collections.unmodifiableMap(labels), new NodeHealth(node::status), mbean);
-        } catch (JMException | RuntimeException e) {
+        } catch (RuntimeException e) {
             poller.close();
             throw e;
+        }
+    }
+
+    /** Registers {@code bean} under the node's name; null, with one warning logged, if JMX refuses it. */
+    private static MeterMBean.Registration register(MeterMBean bean, String group, String self) {
+        try {
+            return bean.register(objectName(group, self));
+        } catch (JMException | SecurityException e) {
+            LOG.warn("raft node {} of group {} has no JMX MBean: {}", self, group, e.toString());
+            return null;
         }
     }
 
@@ -86,15 +102,17 @@ final class NodeMonitor implements AutoCloseable {
         return health;
     }
 
-    /** The name its MBean has. */
+    /** The name its MBean has; null if it has none. */
     ObjectName mbeanName() {
-        return mbean.name();
+        return mbean == null ? null : mbean.name();
     }
 
     @Override
     public void close() {
         try {
-            mbean.close();
+            if (mbean != null) {
+                mbean.close();
+            }
         } finally {
             poller.close();
         }

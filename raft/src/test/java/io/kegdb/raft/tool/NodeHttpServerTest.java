@@ -11,7 +11,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import javax.management.InstanceAlreadyExistsException;
 import javax.management.JMException;
 import javax.management.MBeanAttributeInfo;
 import javax.management.MBeanServer;
@@ -267,8 +266,16 @@ class NodeHttpServerTest {
         TestCluster.await(() -> attribute(jmx, name, "raft.peer.reachable[peer=" + self + "]") == 1,
                 "the poll reached node 0 itself");
 
-        assertThrows(InstanceAlreadyExistsException.class, () -> NodeMonitor.start(node, options(0, null)),
-                "one MBean per node");
+        // A second watcher of the node (JMX refuses its MBean's name) watches it without an MBean, and
+        // closing it leaves the first one's alone.
+        try (NodeMonitor second = NodeMonitor.start(node, options(0, null))) {
+            assertNull(second.mbeanName(), "one MBean per node");
+            assertEquals(monitor.meters().size(), second.meters().size());
+            double term = second.meters().stream().filter(m -> m.name().equals("kegdb.raft.term")).findFirst()
+                    .orElseThrow().read();
+            assertTrue(term >= 1, "its meters read the node: term " + term);
+        }
+        assertTrue(jmx.isRegistered(name), "the first watcher's MBean stays");
         monitor.close();
         monitor = null;
         assertFalse(jmx.isRegistered(name), "gone when the node is no longer watched");

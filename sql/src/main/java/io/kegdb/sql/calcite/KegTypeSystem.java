@@ -27,8 +27,8 @@ final class KegTypeSystem extends RelDataTypeSystemImpl {
 
     static final KegTypeSystem INSTANCE = new KegTypeSystem();
 
-    /** Digits of a computed DECIMAL (SQL Server's and Oracle's limit; Calcite's division rule assumes 38). */
-    static final int MAX_DECIMAL_PRECISION = 38;
+    /** Digits of a computed DECIMAL. */
+    static final int MAX_DECIMAL_PRECISION = ColumnType.MAX_COMPUTED_DECIMAL_PRECISION;
     /** Fractional digits an AVG of a DECIMAL adds to its argument's (as H2). */
     private static final int AVG_EXTRA_SCALE = 10;
 

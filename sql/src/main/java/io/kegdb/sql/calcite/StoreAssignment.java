@@ -25,15 +25,19 @@ import org.apache.calcite.sql2rel.SqlToRelConverter;
  * over-long value fails it (22001, as in H2). So here both are made to the column's type without its length,
  * and the write checks the length ({@code TableDef.checkedKey/checkedValue}), failing the statement before
  * anything is written, on every path planned through Calcite (multi-row VALUES, INSERT ... SELECT, UPDATE SET,
- * UPSERT, and the statements MERGE and the upsert forms are rewritten into). Numbers keep Calcite's cast, which
- * rounds to the column's scale and fails with 22003 on too many digits, as the write would.
+ * UPSERT, and the statements MERGE and the upsert forms are rewritten into). A DECIMAL(p,s) column's value is
+ * cast to DECIMAL(max,s): Calcite's cast rounds it to the column's scale, as the write would, and the write
+ * checks its digits, failing with 22003 naming the column rather than Calcite's cast failing without a name.
  */
 final class StoreAssignment {
 
     private StoreAssignment() {
     }
 
-    /** {@code row} with each VARCHAR(n) and VARBINARY(n) column's length dropped, other columns as they are. */
+    /**
+     * {@code row} with each VARCHAR(n) and VARBINARY(n) column's length dropped and each DECIMAL's precision the
+     * largest, other columns as they are.
+     */
     static RelDataType withoutLengths(RelDataType row, RelDataTypeFactory factory) {
         RelDataTypeFactory.Builder b = factory.builder();
         for (RelDataTypeField field : row.getFieldList()) {
@@ -41,6 +45,11 @@ final class StoreAssignment {
             if ((type.getSqlTypeName() == SqlTypeName.VARCHAR || type.getSqlTypeName() == SqlTypeName.VARBINARY)
                     && type.getPrecision() != RelDataType.PRECISION_NOT_SPECIFIED) {
                 type = factory.createTypeWithNullability(factory.createSqlType(type.getSqlTypeName()),
+                        type.isNullable());
+            } else if (type.getSqlTypeName() == SqlTypeName.DECIMAL) {
+                // The scale stays (the cast rounds to it); the digits are the write's to check, naming the column.
+                type = factory.createTypeWithNullability(factory.createSqlType(SqlTypeName.DECIMAL,
+                        factory.getTypeSystem().getMaxPrecision(SqlTypeName.DECIMAL), type.getScale()),
                         type.isNullable());
             }
             b.add(field.getName(), type);

@@ -45,6 +45,8 @@ public enum ColumnType {
 
     /** The largest DECIMAL precision of a column: what the 9-byte key encoding holds (computed values go to 38). */
     public static final int MAX_DECIMAL_PRECISION = 19;
+    /** The largest DECIMAL precision of a computed value (SQL Server's and Oracle's limit; Calcite's division rule assumes 38). */
+    public static final int MAX_COMPUTED_DECIMAL_PRECISION = 38;
     /** Fractional-second digits a TIMESTAMP keeps (Calcite's internal form is milliseconds). */
     public static final int MAX_TIMESTAMP_PRECISION = 3;
     private static final int DECIMAL_KEY_BYTES = 9;

@@ -102,7 +102,12 @@ abstract class RewriteParser {
     /** The SQL type to cast a value of the key ({@code key}) or value column of {@code def} to. */
     protected static String castType(TableDef def, boolean key) {
         ColumnType type = key ? def.keyType() : def.valueType();
-        // Lengths are left to the write, which fails with 22001 rather than truncating.
+        // Lengths are left to the write, which fails with 22001 rather than truncating, and a DECIMAL's digits
+        // too (22003 naming the column): the cast keeps only the scale, to which it rounds as the write would.
+        if (type == ColumnType.DECIMAL) {
+            return "DECIMAL(" + ColumnType.MAX_COMPUTED_DECIMAL_PRECISION + ", " + (key ? def.keyScale() : def.valueScale())
+                    + ")";
+        }
         return type.hasLength() ? type.name() : key ? def.keyDeclaration() : def.valueDeclaration();
     }
 

@@ -51,7 +51,8 @@ public final class SqlMeters {
                     "Statements run, by kind (failed ones included).", () -> statements.calls(k)).tagged("kind", k.tag()));
         }
         out.add(Meter.counter("kegdb.sql.statement.seconds", MeterUnit.SECONDS,
-                "Time statements took, reading their rows included.", () -> statements.nanos() * 1e-9));
+                "Time statements took, reading their rows included (of statements run often, estimated from"
+                        + " their timed runs).", () -> statements.nanos() * 1e-9));
         out.add(Meter.counter("kegdb.sql.plan.cache.hits", MeterUnit.NONE,
                 "Statements whose Calcite plan came from the plan cache.", planCacheHits::sum));
         out.add(Meter.counter("kegdb.sql.plan.cache.misses", MeterUnit.NONE,

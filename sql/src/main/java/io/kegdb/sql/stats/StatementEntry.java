@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The statistics of one normalized statement text: calls, time (total and longest), rows, conflicts. Runs
- * are recorded either into its adders (statements run once or a few times) or into the
+ * The statistics of one normalized statement text: calls, time (total and longest of the timed runs), rows,
+ * conflicts. Runs are recorded either into its adders (statements run once or a few times) or into the
  * {@link StatementTally} of a statement run often; the totals sum both. Entries are dropped by
  * {@link StatementStatistics} ({@link #evicted()}); a statement that meets a dropped entry looks its text up
  * again.
@@ -16,6 +16,7 @@ public final class StatementEntry {
     private final String text;
     private final StatementKind kind;
     private final LongAdder calls = new LongAdder();
+    private final LongAdder timedCalls = new LongAdder();
     private final LongAdder nanos = new LongAdder();
     private final AtomicLong maxNanos = new AtomicLong();
     private final LongAdder rows = new LongAdder();
@@ -36,11 +37,17 @@ public final class StatementEntry {
         return kind;
     }
 
-    /** Records one run in the shared adders: how long it took, the rows it returned or changed, its conflicts. */
+    /**
+     * Records one run in the shared adders: how long it took (negative: it was not timed), the rows it returned
+     * or changed, its conflicts.
+     */
     void record(long elapsedNanos, long rowCount, long conflictCount) {
         calls.increment();
-        nanos.add(elapsedNanos);
-        raiseMax(elapsedNanos);
+        if (elapsedNanos >= 0) {
+            timedCalls.increment();
+            nanos.add(elapsedNanos);
+            raiseMax(elapsedNanos);
+        }
         if (rowCount > 0) {
             rows.add(rowCount);
         }
@@ -67,7 +74,8 @@ public final class StatementEntry {
     void detach(StatementTally t) {
         if (tallies.remove(t)) {
             calls.add(t.calls());
-            nanos.add(t.nanos());
+            timedCalls.add(t.calls()); // its estimate stands for all its runs from now on
+            nanos.add(estimate(t.nanos(), t.calls(), t.timedCalls()));
             raiseMax(t.maxNanos());
             rows.add(t.rows());
             conflicts.add(t.conflicts());
@@ -82,12 +90,24 @@ public final class StatementEntry {
         return n;
     }
 
+    /**
+     * Time all runs took, in nanoseconds: measured where every run was timed, else estimated from the timed ones
+     * (their mean times the runs).
+     */
     public long totalNanos() {
-        long n = nanos.sum();
+        long n = estimate(nanos.sum(), calls.sum(), timedCalls.sum());
         for (StatementTally t : tallies) {
-            n += t.nanos();
+            n += estimate(t.nanos(), t.calls(), t.timedCalls());
         }
         return n;
+    }
+
+    /** The time of {@code calls} runs of which {@code timed} took {@code timedNanos}. */
+    static long estimate(long timedNanos, long calls, long timed) {
+        if (timed >= calls) {
+            return timedNanos;
+        }
+        return timed == 0 ? 0 : Math.round(timedNanos * ((double) calls / timed));
     }
 
     public long maxNanos() {
