@@ -214,6 +214,10 @@ public final class CalcitePlanner {
                 phases.timed("trim", PlannerRules.trim()),
                 phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
                     PlannerRules.volcano(rel, skipped).forEach(p::addRule);
+                    // Calcite's seam for adding or removing rules (its own prepare runs it at this point too);
+                    // a rule that failed on the statement is left out whatever added it.
+                    Hook.PLANNER.run(p);
+                    skipped.forEach(p::removeRule);
                     p.setRoot(rel);
                     p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
                     try {
