@@ -60,8 +60,8 @@ import java.util.List;
  */
 public final class ExactSums extends RelHomogeneousShuttle {
 
-    private static final SqlAggFunction SUM = function("SUM", SqlStdOperatorTable.SUM);
-    private static final SqlAggFunction SUM0 = function("$SUM0", SqlStdOperatorTable.SUM0);
+    private static final SqlAggFunction SUM = new Function("SUM", SqlStdOperatorTable.SUM);
+    private static final SqlAggFunction SUM0 = new Function("$SUM0", SqlStdOperatorTable.SUM0);
     private static final ConverterRule WINDOW_RULE = (ConverterRule) EnumerableRules.ENUMERABLE_WINDOW_RULE;
 
     private ExactSums() {
@@ -139,10 +139,6 @@ public final class ExactSums extends RelHomogeneousShuttle {
         boolean exact = SqlTypeUtil.isApproximateNumeric(arg)
                 || SqlTypeUtil.isIntType(arg) && type.getSqlTypeName() == SqlTypeName.DECIMAL;
         return exact ? (kind == SqlKind.SUM ? SUM : SUM0) : null;
-    }
-
-    private static SqlAggFunction function(String name, SqlAggFunction typedAs) {
-        return new Function(name, typedAs);
     }
 
     /** A SUM implemented by {@link Accumulation}, typed as the Calcite function it replaces. */
