@@ -51,27 +51,6 @@ class NullGuardPredicateTest {
                 rows(s, "SELECT COUNT(*), SUM(COALESCE(v, 0) + 1) FROM d WHERE COALESCE(v, 100) <= 2"));
     }
 
-    /**
-     * COALESCE of an INTEGER and a DOUBLE casts the INTEGER: {@code COALESCE(v, k) >= -3} became {@code
-     * CAST(v):DOUBLE NOT NULL >= -3 OR (v IS NULL AND k >= -3)}, and the cast made 0 of a NULL v (differential
-     * seed 8675309, a DOUBLE key -8 with a NULL value).
-     */
-    @Test
-    void aNullCastToTheCommonTypeDoesNotPass() throws SqlError {
-        update(s, "CREATE TABLE w (k DOUBLE PRIMARY KEY, v INTEGER)");
-        update(s, "INSERT INTO w VALUES (-8, NULL), (-7, 1), (-6, -5), (40, NULL)");
-        assertEquals(List.of(row(-7.0), row(40.0)), rows(s, "SELECT k FROM w WHERE COALESCE(v, k) >= -3 ORDER BY k"));
-        assertEquals(List.of(row(-7.0)), rows(s, "SELECT k FROM w WHERE COALESCE(v, -8.0E0) >= -3"));
-        assertEquals(List.of(row(-7.0)), rows(s, "SELECT k FROM w WHERE COALESCE(v, k * 1.0E0) BETWEEN -3 AND 10"));
-        assertEquals(List.of(row(-8.0), row(-6.0)),
-                rows(s, "SELECT k FROM w WHERE NOT (COALESCE(v, k) >= -3) ORDER BY k"));
-        assertEquals(List.of(row(-7.0), row(40.0)), rows(s, "SELECT a.k FROM w a JOIN c b ON a.v = b.k OR a.k > 0"
-                + " WHERE COALESCE(a.v, a.k) >= -3 GROUP BY a.k ORDER BY a.k"));
-        assertEquals(1, update(s, "UPDATE w SET v = 2 WHERE COALESCE(v, -8.0E0) >= -3"));
-        assertEquals(1, update(s, "DELETE FROM w WHERE COALESCE(v, -8.0E0) >= -3"));
-        assertEquals(List.of(row(-8.0, null), row(-6.0, -5), row(40.0, null)), rows(s, "SELECT * FROM w ORDER BY k"));
-    }
-
     @Test
     void updatesAndDeletesOnlyTheRowsTheConditionIsTrueFor() throws SqlError {
         assertEquals(2, update(s, "UPDATE c SET v = 1 WHERE COALESCE(v, k) < 23"));

@@ -252,9 +252,8 @@ public final class CalcitePlanner {
             best = EnumerableCalc.create(best,
                     RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
         }
-        // Sums of DOUBLEs compensated, of BIGINTs exact, whichever rule made them (ExactSums); a NULL cast to a
-        // NOT NULL type in a condition stays NULL (NullableCasts).
-        best = ExactSums.apply(DecimalQuotients.apply(NullableCasts.apply(CaseBranchFlags.apply(best))));
+        // Sums of DOUBLEs compensated, of BIGINTs exact, whichever rule made them (ExactSums).
+        best = ExactSums.apply(DecimalQuotients.apply(CaseBranchFlags.apply(best)));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
         Bindable<?> bindable;
