@@ -159,21 +159,11 @@ final class CaseGenerator {
         List<String> all = new ArrayList<>(List.of("COUNT(" + column + ")", "COUNT(DISTINCT " + column + ")",
                 "MIN(" + column + ")", "MAX(" + column + ")"));
         if (type.numeric()) {
-            all.add(sum(type) + "(" + column + ")");
-            all.add(average(type) + "(" + column + ")");
-            all.add(sum(type) + "(DISTINCT " + column + ")");
+            all.add("SUM(" + column + ")");
+            all.add("AVG(" + column + ")");
+            all.add("SUM(DISTINCT " + column + ")");
         }
         return all;
-    }
-
-    /** SUM, or MIN where the sum of {@code type} is held back ({@link OpenIssue#DOUBLE_SUMS}). */
-    private static String sum(ColumnType type) {
-        return type == ColumnType.DOUBLE && OpenIssue.DOUBLE_SUMS.open() ? "MIN" : "SUM";
-    }
-
-    /** AVG, or MAX where the average of {@code type} is held back ({@link OpenIssue#DOUBLE_SUMS}). */
-    private static String average(ColumnType type) {
-        return (type == ColumnType.DOUBLE || type == ColumnType.BIGINT) && OpenIssue.DOUBLE_SUMS.open() ? "MAX" : "AVG";
     }
 
     private String someOf(List<String> all, int most) {
@@ -216,13 +206,13 @@ final class CaseGenerator {
         List<String> all = new ArrayList<>(List.of("ROW_NUMBER() OVER (ORDER BY k" + dir + ")",
                 "COUNT(v) OVER (ORDER BY k" + dir + ")", "COUNT(*) OVER (PARTITION BY v)"));
         if (t.valueType().numeric()) {
-            all.add(sum(t.valueType()) + "(v) OVER (ORDER BY k" + dir + ")");
-            all.add(sum(t.valueType()) + "(v) OVER (ORDER BY k" + dir + ")");
+            all.add("SUM(v) OVER (ORDER BY k" + dir + ")");
+            all.add("SUM(v) OVER (ORDER BY k" + dir + ")");
             all.add("MAX(v) OVER (PARTITION BY v)");
-            all.add(average(t.valueType()) + "(v) OVER (ORDER BY k" + dir + ")");
+            all.add("AVG(v) OVER (ORDER BY k" + dir + ")");
         }
         if (t.keyType().numeric()) {
-            all.add(sum(t.keyType()) + "(k) OVER (ORDER BY k" + dir + ")");
+            all.add("SUM(k) OVER (ORDER BY k" + dir + ")");
         }
         return Case.query(Form.WINDOW, "SELECT k, " + someOf(all, 2) + " FROM " + t.name() + p.where(t, "", false)
                 + " ORDER BY k", true);

@@ -15,13 +15,6 @@ import java.util.stream.Collectors;
  * the fixes should use); {@code -Dkegdb.differential.fixed=NAME,NAME} does it for the named ones only.
  */
 enum OpenIssue {
-    /**
-     * SUM and AVG of DOUBLE values add them in the order they come, without compensation: {@code AVG(k)} over
-     * 1.0E15, 1.0E300 and -1.0E300 is 0.0 where H2 (exact) and SQLite (compensated sums) give 3.33E14. AVG of a
-     * BIGINT adds in DOUBLE too: over -9223372036854775808, 26 and 9223372036854775807 it is 0.0, not 8.33.
-     * Held back: SUM and AVG of DOUBLE columns and AVG of BIGINT columns (MIN and MAX in their place).
-     */
-    DOUBLE_SUMS(null),
     /** Planning that does not end within the query timeout (HYT00), or gives up (54001). */
     PLANNING_UNBOUNDED("^(HYT00|TIMEOUT|54001)");
 

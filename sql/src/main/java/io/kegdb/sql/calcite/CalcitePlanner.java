@@ -188,11 +188,9 @@ public final class CalcitePlanner {
         RelRoot root = converter.convertQuery(validated, false, true);
         // Exact arithmetic that overflows its type fails (22003) instead of wrapping, as Calcite's own
         // prepare does for conformances that ask for it, and so do ABS and ROUND of an integer
-        // (CheckedIntegerFunctions); sums of BIGINTs add in DECIMAL (BigintSums); VALUES literals take their
-        // column's type (ValuesLiterals).
-        root = root.withRel(ValuesLiterals.apply(BigintSums.apply(CheckedIntegerFunctions.apply(
-                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()),
-                cluster.getRexBuilder())));
+        // (CheckedIntegerFunctions); VALUES literals take their column's type (ValuesLiterals).
+        root = root.withRel(ValuesLiterals.apply(CheckedIntegerFunctions.apply(
+                new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
         phases.mark("sql-to-rel");
         deadline.check();
@@ -216,6 +214,10 @@ public final class CalcitePlanner {
                 phases.timed("trim", PlannerRules.trim()),
                 phases.timed("volcano", (p, rel, traits, materializations, lattices) -> {
                     PlannerRules.volcano(rel, skipped).forEach(p::addRule);
+                    // Calcite's seam for adding or removing rules (its own prepare runs it at this point too);
+                    // a rule that failed on the statement is left out whatever added it.
+                    Hook.PLANNER.run(p);
+                    skipped.forEach(p::removeRule);
                     p.setRoot(rel);
                     p.setRoot(rel.getTraitSet().equals(traits) ? rel : p.changeTraits(rel, traits));
                     try {
@@ -250,7 +252,8 @@ public final class CalcitePlanner {
             best = EnumerableCalc.create(best,
                     RexProgram.create(best.getRowType(), exprs, null, names, rexBuilder));
         }
-        best = DecimalQuotients.apply(CaseBranchFlags.apply(best));
+        // Sums of DOUBLEs compensated, of BIGINTs exact, whichever rule made them (ExactSums).
+        best = ExactSums.apply(DecimalQuotients.apply(CaseBranchFlags.apply(best)));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
         Bindable<?> bindable;
