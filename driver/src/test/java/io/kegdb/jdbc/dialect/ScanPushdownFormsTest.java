@@ -143,6 +143,13 @@ class ScanPushdownFormsTest {
         }
     }
 
+    @Test
+    void orderedScansUnderWindowsAnswerAsH2() throws SQLException {
+        // A window returns its rows grouped by partition: the ORDER BY above it still sorts.
+        same("SELECT k, ROW_NUMBER() OVER (ORDER BY k), COUNT(*) OVER (PARTITION BY v) FROM ti ORDER BY k");
+        same("SELECT k, COUNT(*) OVER (PARTITION BY v) FROM ts WHERE UPPER(v) LIKE 'A%' ORDER BY k LIMIT 7");
+    }
+
     private static void same(String sql, Object... params) throws SQLException {
         assertEquals(rows(h2, sql, params), rows(kegdb, sql, params), sql);
     }

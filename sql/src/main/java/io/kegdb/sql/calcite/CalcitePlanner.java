@@ -175,9 +175,10 @@ public final class CalcitePlanner {
         // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
         // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata); KegDB's
         // scans and lookup joins tell their order from their traits (ScanCollations).
-        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(
-                CyclicMetadata.tolerant(ScanCollations.of(new ProxyingMetadataHandlerProvider(
-                        cluster.getMetadataProvider()))))));
+        boolean[] ordersTold = {false};
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(CyclicMetadata.tolerant(
+                ordersTold[0] ? ScanCollations.of(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))
+                        : new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
         phases.mark("planner");
         SqlToRelConverter converter = new StoreAssignment.Converter(
                 (rowType, queryString, schemaPath, viewPath) -> {
@@ -196,6 +197,8 @@ public final class CalcitePlanner {
                 new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder()),
                 cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
+        ordersTold[0] = ScanCollations.safeFor(root.rel);
+        cluster.invalidateMetadataQuery();
         phases.mark("sql-to-rel");
         deadline.check();
         Program program = PlannerRules.sequence(phases.timed("join-conditions",
