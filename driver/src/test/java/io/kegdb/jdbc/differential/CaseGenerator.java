@@ -349,11 +349,7 @@ final class CaseGenerator {
         RandomTable b = p.keyedLike(a.keyType());
         String fetch = r.nextBoolean() ? " LIMIT " + (1 + r.nextInt(4)) : " FETCH FIRST " + (1 + r.nextInt(4)) + " ROWS ONLY";
         String desc = r.nextInt(4) == 0 ? "" : desc();
-        String sql = switch (r.nextInt(6)) {
-            // A top-N by value (the scan's heap where every condition is in the scan), ties broken by the key.
-            case 5 -> "SELECT k, v FROM " + a.name() + p.where(a, "", false) + " ORDER BY v" + (r.nextBoolean() ? desc()
-                    : "") + " " + nulls() + ", k" + (r.nextBoolean() ? desc() : "") + fetch
-                    + (fetch.startsWith(" LIMIT") && r.nextBoolean() ? " OFFSET " + r.nextInt(4) : "");
+        String sql = switch (r.nextInt(5)) {
             case 0 -> "SELECT k FROM " + a.name() + " WHERE k " + (r.nextBoolean() ? "NOT IN" : "IN") + " (SELECT k FROM "
                     + b.name() + p.where(b, "", false) + ") ORDER BY k" + desc + fetch;
             case 1 -> "SELECT k, v FROM " + a.name() + " a WHERE " + (r.nextBoolean() ? "NOT " : "") + "EXISTS (SELECT 1 FROM "
