@@ -10,7 +10,9 @@ import static io.kegdb.bench.sql.ShapeData.key;
 /**
  * The measured shapes over {@link ShapeData}'s tables, in table order: the point select as the reference, the
  * five shapes of the SQL performance issue, then range joins, GROUP BY on the value, paging, prefix scans both
- * ways and MIN/MAX next to a key.
+ * ways and MIN/MAX next to a key; then the per-row shapes: whole-table scans with a condition on the value,
+ * orderings on the value with a limit, key-ordered limits under a value condition, a join over a few thousand
+ * keys and aggregates over the value.
  */
 public final class SqlShapes {
     /** Keys a COUNT(*) range covers: wide enough that counting, not planning, is most of the work. */
@@ -20,6 +22,8 @@ public final class SqlShapes {
     static final int GROUP_RANGE = 1_000;
     /** Largest OFFSET the paging shape draws. */
     static final int MAX_OFFSET = 1_000;
+    /** Keys the wide range join and the aggregates over the value cover. */
+    static final int WIDE_JOIN_RANGE = 3_000;
 
     private SqlShapes() {
     }
@@ -58,7 +62,37 @@ public final class SqlShapes {
             new SqlShape("MAX(k) below a key", "SELECT MAX(k) FROM kv WHERE k < ?",
                     (r, rows) -> new Object[] {anyKey(r, rows)}),
             new SqlShape("MIN(k) above a key", "SELECT MIN(k) FROM kv WHERE k > ?",
-                    (r, rows) -> new Object[] {anyKey(r, rows)}));
+                    (r, rows) -> new Object[] {anyKey(r, rows)}),
+            // Whole-table scans: the cost of a scanned row, with the condition on the value.
+            new SqlShape("whole table, v = x", "SELECT k FROM kv WHERE v = ?",
+                    (r, rows) -> new Object[] {anyValue(r)}),
+            new SqlShape("whole table, COUNT(*) of v > x", "SELECT COUNT(*) FROM kv WHERE v > ?",
+                    (r, rows) -> new Object[] {anyValue(r)}),
+            new SqlShape("whole table, GROUP BY value", "SELECT v, COUNT(*) FROM kv WHERE v >= ? GROUP BY v",
+                    (r, rows) -> new Object[] {anyValue(r)}),
+            // The key breaks ties, so every database has one right answer.
+            new SqlShape("top 20 by value", "SELECT k, v FROM kv WHERE v >= ? ORDER BY v, k LIMIT 20",
+                    (r, rows) -> new Object[] {anyValue(r)}),
+            new SqlShape("top 20 by value DESC", "SELECT k, v FROM kv WHERE v <= ? ORDER BY v DESC, k LIMIT 20",
+                    (r, rows) -> new Object[] {anyValue(r)}),
+            // Key order with a limit under a condition on the value that the scan cannot look up.
+            new SqlShape("ORDER BY k LIMIT 20, v LIKE 'p%'",
+                    "SELECT k, v FROM kv WHERE k >= ? AND v LIKE ? ORDER BY k LIMIT 20",
+                    (r, rows) -> new Object[] {anyKey(r, rows), anyValue(r).substring(0, 2) + "%"}),
+            new SqlShape("ORDER BY k DESC LIMIT 20, v > x",
+                    "SELECT k, v FROM kv WHERE k <= ? AND v > ? ORDER BY k DESC LIMIT 20",
+                    (r, rows) -> new Object[] {anyKey(r, rows), anyValue(r)}),
+            new SqlShape("join ORDER BY k LIMIT 20",
+                    "SELECT kv.k, kv.v, other.v FROM kv JOIN other ON kv.k = other.k WHERE kv.k >= ? ORDER BY kv.k"
+                            + " LIMIT 20",
+                    (r, rows) -> new Object[] {anyKey(r, rows)}),
+            new SqlShape("range join over 3k keys",
+                    "SELECT kv.k, kv.v, other.v FROM kv JOIN other ON kv.k = other.k WHERE kv.k BETWEEN ? AND ?",
+                    (r, rows) -> range(r, rows, WIDE_JOIN_RANGE)),
+            new SqlShape("MAX(v) over 3k keys", "SELECT MAX(v) FROM kv WHERE k BETWEEN ? AND ?",
+                    (r, rows) -> range(r, rows, WIDE_JOIN_RANGE)),
+            new SqlShape("SUM(LENGTH(v)) over 3k keys", "SELECT SUM(LENGTH(v)) FROM kv WHERE k BETWEEN ? AND ?",
+                    (r, rows) -> range(r, rows, WIDE_JOIN_RANGE)));
 
     /**
      * The shapes whose name contains one of the comma-separated words (case-insensitive), in table order;
@@ -83,6 +117,10 @@ public final class SqlShapes {
 
     private static String anyKey(Random r, int rows) {
         return key(r.nextInt(rows));
+    }
+
+    private static String anyValue(Random r) {
+        return ShapeData.value(r.nextInt(ShapeData.DISTINCT_VALUES));
     }
 
     private static Object[] range(Random r, int rows, int width) {

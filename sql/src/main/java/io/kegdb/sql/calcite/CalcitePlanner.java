@@ -173,9 +173,12 @@ public final class CalcitePlanner {
         // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
         // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
         // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
-        // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata).
-        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(
-                CyclicMetadata.tolerant(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
+        // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata); KegDB's
+        // scans and lookup joins tell their order from their traits (ScanCollations).
+        boolean[] ordersTold = {false};
+        cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(CyclicMetadata.tolerant(
+                ordersTold[0] ? ScanCollations.of(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))
+                        : new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
         phases.mark("planner");
         SqlToRelConverter converter = new StoreAssignment.Converter(
                 (rowType, queryString, schemaPath, viewPath) -> {
@@ -192,6 +195,8 @@ public final class CalcitePlanner {
         root = root.withRel(ValuesLiterals.apply(CheckedIntegerFunctions.apply(
                 new ConvertToChecked(cluster.getRexBuilder(), true).visit(root.rel), cluster.getRexBuilder())));
         TableSizes sizes = TableSizes.of(root.rel);
+        ordersTold[0] = ScanCollations.safeFor(root.rel);
+        cluster.invalidateMetadataQuery();
         phases.mark("sql-to-rel");
         deadline.check();
         Program program = PlannerRules.sequence(phases.timed("join-conditions",
@@ -201,7 +206,8 @@ public final class CalcitePlanner {
                         JoinKeyConditionRule.LEFT_TO_RIGHT, JoinKeyConditionRule.RIGHT_TO_LEFT))),
                 phases.timed("kv-rules", PlannerRules.hep(List.of(KvFilterRule.INSTANCE, KvProjectRule.DIRECT,
                         KvProjectRule.THROUGH_FILTER, KvSortRule.DIRECT, KvSortRule.THROUGH_PROJECT,
-                        KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
+                        KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvTopNRule.DIRECT,
+                        KvTopNRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
                         KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE))),
                 // Calcite's Volcano phase registers its root twice, and fails, when the root already has
                 // the required traits (a whole statement answered by one KvCount): an identity projection

@@ -32,8 +32,8 @@ import java.util.List;
  */
 final class KeyConditions {
 
-    /** The pushed ranges (null: every key), value equality (null: none) and the conjuncts left over (null: none). */
-    record Split(KeyPredicate predicate, KeyOperand valueEquals, RexNode residual) {
+    /** The pushed ranges (null: every key), value tests (null: none) and the conjuncts left over (null: none). */
+    record Split(KeyPredicate predicate, ValueFilter values, RexNode residual) {
     }
 
     private final TableDef def;
@@ -43,35 +43,136 @@ final class KeyConditions {
     }
 
     /**
-     * The key split ({@link #keySplit}) with, taken from what it leaves, the first {@code V = x}; null if
-     * neither the key nor the value is constrained.
+     * The key split ({@link #keySplit}) with, taken from what it leaves, every conjunct on the value that the
+     * stored bytes decide ({@link #valueTest}); null if neither the key nor the value is constrained.
      */
     Split split(RexNode condition, RexBuilder rexBuilder) {
         Split keys = keySplit(condition, rexBuilder);
         RexNode rest = keys == null ? condition : keys.residual();
         KeyPredicate predicate = keys == null ? null : keys.predicate();
-        if (rest != null && def.valueBytesDecideEquality()) {
-            List<RexNode> conjuncts = new ArrayList<>(org.apache.calcite.plan.RelOptUtil.conjunctions(rest));
-            for (int i = 0; i < conjuncts.size(); i++) {
-                KeyOperand value = valueEquality(conjuncts.get(i));
-                if (value != null) {
-                    conjuncts.remove(i);
-                    return new Split(predicate, value, residual(conjuncts, rexBuilder));
-                }
+        if (rest == null) {
+            return keys;
+        }
+        List<ValueFilter.Test> tests = new ArrayList<>();
+        List<RexNode> left = new ArrayList<>();
+        for (RexNode c : org.apache.calcite.plan.RelOptUtil.conjunctions(rest)) {
+            ValueFilter.Test t = valueTest(c);
+            if (t != null) {
+                tests.add(t);
+            } else {
+                left.add(c);
             }
         }
-        return keys;
+        if (tests.isEmpty()) {
+            return keys;
+        }
+        return new Split(predicate, new ValueFilter(List.copyOf(tests)), residual(left, rexBuilder));
     }
 
-    /** The operand of {@code V = x} or {@code x = V}, or null. */
-    private KeyOperand valueEquality(RexNode node) {
-        if (node.getKind() != SqlKind.EQUALS) {
+    /**
+     * The test on stored values that accepts exactly the rows {@code node} (a conjunct of a filter) keeps, or
+     * null: {@code V = x} where stored bytes decide equality; {@code V <> x}, {@code V < x}, ... where they
+     * also decide order; a Sarg of such; {@code V IS [NOT] NULL}; {@code V LIKE pattern} on a VARCHAR.
+     * x is a literal of the column's type or a parameter.
+     */
+    private ValueFilter.Test valueTest(RexNode node) {
+        ColumnType type = def.valueType();
+        boolean equality = def.valueBytesDecideEquality();
+        boolean order = type.valuesCompareStored();
+        SqlKind kind = node.getKind();
+        if (kind == SqlKind.IS_NULL || kind == SqlKind.IS_NOT_NULL) {
+            if (!isValue(((RexCall) node).operands.get(0))) {
+                return null;
+            }
+            return kind == SqlKind.IS_NULL ? new ValueFilter.Test(List.of(), true)
+                    : new ValueFilter.Test(List.of(new KeyRange(null, false, null, false)), false);
+        }
+        if (kind == SqlKind.SEARCH) {
+            return valueSarg((RexCall) node, equality, order);
+        }
+        if (kind == SqlKind.LIKE) {
+            RexCall like = (RexCall) node;
+            if (like.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.LIKE || type != ColumnType.VARCHAR
+                    || like.operands.size() != 2 || !isValue(like.operands.get(0))) {
+                return null;
+            }
+            KeyOperand pattern = operand(like.operands.get(1), ColumnType.VARCHAR);
+            return pattern == null ? null : new ValueFilter.Test(List.of(ValueFilter.like(pattern)), false);
+        }
+        if (kind != SqlKind.EQUALS && kind != SqlKind.NOT_EQUALS && kind != SqlKind.LESS_THAN
+                && kind != SqlKind.LESS_THAN_OR_EQUAL && kind != SqlKind.GREATER_THAN
+                && kind != SqlKind.GREATER_THAN_OR_EQUAL) {
             return null;
         }
         RexCall call = (RexCall) node;
         RexNode a = call.operands.get(0);
         RexNode b = call.operands.get(1);
-        return isValue(a) ? operand(b, def.valueType()) : isValue(b) ? operand(a, def.valueType()) : null;
+        if (!isValue(a)) {
+            if (!isValue(b)) {
+                return null;
+            }
+            kind = kind.reverse();
+            b = a;
+        }
+        KeyOperand x = operand(b, type);
+        if (x == null || !(kind == SqlKind.EQUALS ? equality : order)) {
+            return null;
+        }
+        List<KeyRange> ranges = switch (kind) {
+            case EQUALS -> List.of(KeyRange.point(x));
+            case NOT_EQUALS -> List.of(new KeyRange(null, false, x, false), new KeyRange(x, false, null, false));
+            case LESS_THAN -> List.of(new KeyRange(null, false, x, false));
+            case LESS_THAN_OR_EQUAL -> List.of(new KeyRange(null, false, x, true));
+            case GREATER_THAN -> List.of(new KeyRange(x, false, null, false));
+            default -> List.of(new KeyRange(x, true, null, false));
+        };
+        return new ValueFilter.Test(ranges, false);
+    }
+
+    /** A Sarg on the value as a test: its points and intervals, NULL passing as the Sarg says. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private ValueFilter.Test valueSarg(RexCall call, boolean equality, boolean order) {
+        if (!isValue(call.operands.get(0)) || !(call.operands.get(1) instanceof RexLiteral lit)) {
+            return null;
+        }
+        Sarg sarg = lit.getValueAs(Sarg.class);
+        if (sarg == null) {
+            return null;
+        }
+        List<KeyRange> out = new ArrayList<>();
+        for (Object o : sarg.rangeSet.asRanges()) {
+            Range r = (Range) o;
+            KeyOperand lo = null;
+            KeyOperand hi = null;
+            if (r.hasLowerBound()) {
+                Object v = internal(r.lowerEndpoint(), def.valueType());
+                if (v == null) {
+                    return null;
+                }
+                lo = KeyOperand.literal(v);
+            }
+            if (r.hasUpperBound()) {
+                Object v = internal(r.upperEndpoint(), def.valueType());
+                if (v == null) {
+                    return null;
+                }
+                hi = KeyOperand.literal(v);
+            }
+            boolean loInc = r.hasLowerBound() && r.lowerBoundType() == BoundType.CLOSED;
+            boolean hiInc = r.hasUpperBound() && r.upperBoundType() == BoundType.CLOSED;
+            if (lo != null && hi != null && loInc && hiInc && lo.literal().equals(hi.literal())) {
+                if (!equality) {
+                    return null;
+                }
+                out.add(KeyRange.point(lo));
+            } else {
+                if (!order) {
+                    return null;
+                }
+                out.add(new KeyRange(lo, loInc, hi, hiInc));
+            }
+        }
+        return new ValueFilter.Test(out, sarg.nullAs == org.apache.calcite.rex.RexUnknownAs.TRUE);
     }
 
     /**

@@ -56,7 +56,7 @@ final class KvAggregateRule extends RelOptRule {
     }
 
     private static KvScan keysOnly(Aggregate aggregate, KvScan scan) {
-        if (scan.keysOnly) {
+        if (scan.keysOnly || scan.topN != null) {
             return null;
         }
         ImmutableBitSet.Builder used = ImmutableBitSet.builder().addAll(aggregate.getGroupSet());

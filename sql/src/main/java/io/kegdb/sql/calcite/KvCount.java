@@ -27,31 +27,34 @@ import java.util.List;
 
 /**
  * {@code COUNT(*)} of a key/value table's rows in some key ranges, answered by the store: one row with the
- * count, no value read (see {@link KvCountSource}).
+ * count, no value read; with value tests, each value tested as stored bytes and none decoded (see
+ * {@link KvCountSource}).
  */
 final class KvCount extends AbstractRelNode implements EnumerableRel {
 
     final TableDef def;
     final KeyPredicate predicate;
+    final ValueFilter values;
     private final List<String> table;
 
     KvCount(RelOptCluster cluster, RelTraitSet traits, RelDataType rowType, List<String> table, TableDef def,
-            KeyPredicate predicate) {
+            KeyPredicate predicate, ValueFilter values) {
         super(cluster, traits);
         this.rowType = rowType;
         this.table = table;
         this.def = def;
         this.predicate = predicate;
+        this.values = values;
     }
 
     static KvCount of(KvScan scan, RelDataType rowType) {
         return new KvCount(scan.getCluster(), scan.getCluster().traitSetOf(EnumerableConvention.INSTANCE), rowType,
-                scan.getTable().getQualifiedName(), scan.def, scan.predicate);
+                scan.getTable().getQualifiedName(), scan.def, scan.predicate, scan.values);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new KvCount(getCluster(), traitSet, rowType, table, def, predicate);
+        return new KvCount(getCluster(), traitSet, rowType, table, def, predicate, values);
     }
 
     @Override
@@ -61,7 +64,8 @@ final class KvCount extends AbstractRelNode implements EnumerableRel {
 
     @Override
     public RelWriter explainTerms(RelWriter pw) {
-        return super.explainTerms(pw).item("table", table).itemIf("keys", predicate, predicate != null);
+        return super.explainTerms(pw).item("table", table).itemIf("keys", predicate, predicate != null)
+                .itemIf("values", values, values != null);
     }
 
     @Override
@@ -77,7 +81,7 @@ final class KvCount extends AbstractRelNode implements EnumerableRel {
     @Override
     public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
-        Expression source = implementor.stash(new KvCountSource(def, predicate, rowType.getFieldCount()),
+        Expression source = implementor.stash(new KvCountSource(def, predicate, values, rowType.getFieldCount()),
                 ScannableTable.class);
         return implementor.result(physType, Blocks.toBlock(
                 Expressions.call(source, BuiltInMethod.SCANNABLE_TABLE_SCAN.method, DataContext.ROOT)));

@@ -8,7 +8,10 @@ import org.apache.calcite.sql.SqlKind;
 
 import java.util.List;
 
-/** {@code COUNT(*)} or {@code COUNT(K)}, no GROUP BY, over a scan (no limit) becomes a {@link KvCount}. */
+/**
+ * {@code COUNT(*)} or {@code COUNT(K)}, no GROUP BY, over a scan (no limit; value tests allowed) becomes a
+ * {@link KvCount}.
+ */
 @SuppressWarnings("deprecation")
 final class KvCountRule extends RelOptRule {
 
@@ -22,7 +25,7 @@ final class KvCountRule extends RelOptRule {
     public void onMatch(RelOptRuleCall call) {
         Aggregate aggregate = call.rel(0);
         KvScan scan = call.rel(1);
-        if (scan.limited() || scan.filtersValues() || !aggregate.getGroupSet().isEmpty() || aggregate.getGroupSets().size() != 1
+        if (scan.limited() || !aggregate.getGroupSet().isEmpty() || aggregate.getGroupSets().size() != 1
                 || aggregate.getAggCallList().isEmpty()) {
             return;
         }

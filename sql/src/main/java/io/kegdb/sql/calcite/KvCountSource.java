@@ -21,17 +21,20 @@ import java.util.List;
 /**
  * The run-time half of a {@link KvCount}: counts the keys of the execution's view in the resolved ranges.
  * Straight from the store that is {@link io.kegdb.engine.KvStore#countKeys}, which reads no value; through
- * a transaction's uncommitted writes, a walk of the merged view.
+ * a transaction's uncommitted writes, a walk of the merged view. With value tests, a walk of the pairs that
+ * tests each stored value and decodes none.
  */
 final class KvCountSource extends AbstractTable implements ScannableTable {
 
     private final TableDef def;
     private final KeyPredicate predicate;
+    private final ValueFilter values;
     private final int columns;
 
-    KvCountSource(TableDef def, KeyPredicate predicate, int columns) {
+    KvCountSource(TableDef def, KeyPredicate predicate, ValueFilter values, int columns) {
         this.def = def;
         this.predicate = predicate;
+        this.values = values;
         this.columns = columns;
     }
 
@@ -45,9 +48,16 @@ final class KvCountSource extends AbstractTable implements ScannableTable {
         ExecutionContext ctx = (ExecutionContext) root;
         long count = 0;
         try {
-            for (KeyPredicate.Bounds b : KeyPredicate.resolve(predicate, def, ctx)) {
+            ValueFilter.Resolved wanted = values == null ? null : values.resolve(def, ctx);
+            List<KeyPredicate.Bounds> bounds = wanted != null && wanted.passesNothing() ? List.of()
+                    : KeyPredicate.resolve(predicate, def, ctx);
+            for (KeyPredicate.Bounds b : bounds) {
                 ctx.checkRow();
-                count += b.point() ? (ctx.view().contains(b.from()) ? 1 : 0) : count(ctx.view(), b);
+                if (wanted != null) {
+                    count += b.point() ? passes(ctx.view().get(b.from()), wanted) : count(ctx, b, wanted);
+                } else {
+                    count += b.point() ? (ctx.view().contains(b.from()) ? 1 : 0) : count(ctx.view(), b);
+                }
             }
         } catch (SqlError e) {
             throw new StatementFailure(e);
@@ -62,6 +72,22 @@ final class KvCountSource extends AbstractTable implements ScannableTable {
         @SuppressWarnings("unchecked")
         Enumerable<Object[]> typed = (Enumerable<Object[]>) (Enumerable<?>) Linq4j.asEnumerable(List.of(row));
         return typed;
+    }
+
+    private static int passes(byte[] value, ValueFilter.Resolved wanted) {
+        return value != null && wanted.test(value) ? 1 : 0;
+    }
+
+    /** The pairs of {@code b} whose stored values pass {@code wanted}. */
+    private static long count(ExecutionContext ctx, KeyPredicate.Bounds b, ValueFilter.Resolved wanted) {
+        long n = 0;
+        try (KvIterator it = ctx.view().scan(b.from(), b.to(), false)) {
+            while (it.hasNext()) {
+                ctx.checkRow();
+                n += passes(it.next().value(), wanted);
+            }
+        }
+        return n;
     }
 
     private static long count(ReadView view, KeyPredicate.Bounds b) {

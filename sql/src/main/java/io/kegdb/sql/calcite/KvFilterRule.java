@@ -5,8 +5,8 @@ import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.core.Filter;
 
 /**
- * Filter over a full {@link KvScan}: key conditions become the scan's ranges and a {@code V = x} its value
- * equality; the rest stays a filter.
+ * Filter over a full {@link KvScan}: key conditions become the scan's ranges and the conditions on the value
+ * that stored bytes decide its value tests ({@link ValueFilter}); the rest stays a filter.
  */
 @SuppressWarnings("deprecation")
 final class KvFilterRule extends RelOptRule {
@@ -29,7 +29,7 @@ final class KvFilterRule extends RelOptRule {
         if (split == null) {
             return;
         }
-        KvScan narrowed = scan.withConditions(split.predicate(), split.valueEquals());
+        KvScan narrowed = scan.withConditions(split.predicate(), split.values());
         call.transformTo(split.residual() == null ? narrowed
                 : filter.copy(filter.getTraitSet(), narrowed, split.residual()));
     }

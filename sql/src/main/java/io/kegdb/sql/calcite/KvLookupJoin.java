@@ -16,6 +16,10 @@ import org.apache.calcite.plan.RelOptCluster;
 import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollationTraitDef;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.SingleRel;
@@ -24,6 +28,7 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -64,8 +69,34 @@ final class KvLookupJoin extends SingleRel implements EnumerableRel {
         JoinRelType type = !keepOuter ? JoinRelType.INNER : innerFirst ? JoinRelType.RIGHT : JoinRelType.LEFT;
         RelDataType rowType = SqlValidatorUtil.deriveJoinRowType(innerFirst ? inner.getRowType() : outer.getRowType(),
                 innerFirst ? outer.getRowType() : inner.getRowType(), type, cluster.getTypeFactory(), null, List.of());
-        return new KvLookupJoin(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), outer, inner,
-                outerKey, innerFirst, keepOuter, rowType);
+        return new KvLookupJoin(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE)
+                .replace(orders(outer, inner, outerKey, innerFirst, keepOuter)), outer, inner, outerKey, innerFirst,
+                keepOuter, rowType);
+    }
+
+    /**
+     * The orders the rows come out in: the outer's, as they keep it (its columns shifted past the inner's when
+     * the inner comes first), and for an inner join, where the outer is ordered by its join column first, the
+     * same order by the inner's key, which equals it on every row. So an {@code ORDER BY} either side's key with
+     * a limit above needs no sort, and the limit stops the outer's scan.
+     */
+    private static List<RelCollation> orders(RelNode outer, KvScan inner, int outerKey, boolean innerFirst,
+                                             boolean keepOuter) {
+        int shift = innerFirst ? inner.getRowType().getFieldCount() : 0;
+        int innerKey = innerFirst ? 0 : outer.getRowType().getFieldCount();
+        List<RelCollation> out = new ArrayList<>();
+        for (RelCollation c : outer.getTraitSet().getTraits(RelCollationTraitDef.INSTANCE)) {
+            if (c.getFieldCollations().isEmpty()) {
+                continue;
+            }
+            out.add(RelCollations.shift(c, shift));
+            RelFieldCollation first = c.getFieldCollations().get(0);
+            if (!keepOuter && first.getFieldIndex() == outerKey) {
+                // The leading field only (no row of an inner join has a NULL there).
+                out.add(RelCollations.of(first.withFieldIndex(innerKey)));
+            }
+        }
+        return out.isEmpty() ? List.of(RelCollations.EMPTY) : out;
     }
 
     @Override
@@ -85,7 +116,7 @@ final class KvLookupJoin extends SingleRel implements EnumerableRel {
                 .item("table", inner.getTable().getQualifiedName())
                 .item("key", "$" + outerKey)
                 .itemIf("keys", inner.predicate, inner.predicate != null)
-                .itemIf("valueEquals", inner.valueEquals, inner.valueEquals != null)
+                .itemIf("values", inner.values, inner.values != null)
                 .itemIf("keysOnly", true, inner.keysOnly)
                 .itemIf("keepOuter", true, keepOuter)
                 .itemIf("innerFirst", true, innerFirst);
@@ -109,7 +140,7 @@ final class KvLookupJoin extends SingleRel implements EnumerableRel {
         BlockBuilder builder = new BlockBuilder();
         Result outer = implementor.visitChild(this, 0, (EnumerableRel) getInput(), Prefer.ARRAY);
         Expression outerRows = outer.physType.convertTo(builder.append("outer", outer.block), JavaRowFormat.ARRAY);
-        Expression source = implementor.stash(new KvLookupSource(inner.def, inner.predicate, inner.valueEquals,
+        Expression source = implementor.stash(new KvLookupSource(inner.def, inner.predicate, inner.values,
                 inner.keysOnly, outerKey, innerFirst, keepOuter), Function2.class);
         Expression joined;
         try {

@@ -3,7 +3,6 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
-import io.kegdb.sql.plan.KeyOperand;
 import io.kegdb.sql.plan.StatementFailure;
 import io.kegdb.sql.txn.ReadView;
 import org.apache.calcite.DataContext;
@@ -32,17 +31,17 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
 
     private final TableDef def;
     private final KeyPredicate predicate;
-    private final KeyOperand valueEquals;
+    private final ValueFilter values;
     private final boolean keysOnly;
     private final int outerKey;
     private final boolean innerFirst;
     private final boolean keepOuter;
 
-    KvLookupSource(TableDef def, KeyPredicate predicate, KeyOperand valueEquals, boolean keysOnly, int outerKey,
+    KvLookupSource(TableDef def, KeyPredicate predicate, ValueFilter values, boolean keysOnly, int outerKey,
                    boolean innerFirst, boolean keepOuter) {
         this.def = def;
         this.predicate = predicate;
-        this.valueEquals = valueEquals;
+        this.values = values;
         this.keysOnly = keysOnly;
         this.outerKey = outerKey;
         this.innerFirst = innerFirst;
@@ -53,11 +52,11 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
     public Enumerable<Object[]> apply(Enumerable<Object[]> outer, DataContext root) {
         ExecutionContext ctx = (ExecutionContext) root;
         List<KeyPredicate.Bounds> bounds;
-        byte[] wanted;
+        ValueFilter.Resolved wanted;
         try {
-            wanted = valueEquals == null ? null : def.searchValue(valueEquals.value(ctx));
+            wanted = values == null ? null : values.resolve(def, ctx);
             // V = NULL: no row of the table takes part
-            bounds = valueEquals != null && wanted == null ? List.of()
+            bounds = wanted != null && wanted.passesNothing() ? List.of()
                     : predicate == null ? null : predicate.resolve(def, ctx);
         } catch (SqlError e) {
             throw new StatementFailure(e);
@@ -82,8 +81,8 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
         private final Enumerator<Object[]> outer;
         /** The table's key conditions resolved (ascending, as {@link KeyPredicate#resolve} gives them); null: all. */
         private final List<KeyPredicate.Bounds> bounds;
-        /** The stored value a found row must hold (the scan's value equality), or null for any. */
-        private final byte[] wanted;
+        /** The tests a found row's stored value must pass (the scan's), or null for any. */
+        private final ValueFilter.Resolved wanted;
         private final int innerWidth = keysOnly ? 1 : 2;
         /** The batch: outer rows and the inner row each found (null: none); {@code next} is the one to emit. */
         private final Object[][] outerRows = new Object[BATCH][];
@@ -94,7 +93,8 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
         private int next;
         private Object[] current;
 
-        Lookups(ExecutionContext ctx, Enumerator<Object[]> outer, List<KeyPredicate.Bounds> bounds, byte[] wanted) {
+        Lookups(ExecutionContext ctx, Enumerator<Object[]> outer, List<KeyPredicate.Bounds> bounds,
+                ValueFilter.Resolved wanted) {
             this.ctx = ctx;
             this.view = ctx.view();
             this.outer = outer;
@@ -178,7 +178,7 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
 
         /** The table's row for {@code key} read as {@code value}, or null if absent or its value is not wanted. */
         private Object[] row(byte[] key, byte[] value) {
-            if (value == null || (wanted != null && !Arrays.equals(value, wanted))) {
+            if (value == null || (wanted != null && !wanted.test(value))) {
                 return null;
             }
             return keysOnly ? new Object[] {def.decodeKey(key)}

@@ -34,8 +34,8 @@ final class KvProjectRule extends RelOptRule {
         Project project = call.rel(0);
         Filter filter = throughFilter ? call.rel(1) : null;
         KvScan scan = call.rel(throughFilter ? 2 : 1);
-        if (scan.keysOnly) {
-            return;
+        if (scan.keysOnly || scan.topN != null) {
+            return; // a top-N orders by the value, so it reads it
         }
         // A correlated sub-query reads the row's other fields through its correlation variable.
         ImmutableBitSet refs = SubQueries.inputFields(project.getProjects(), project.getVariablesSet());

@@ -31,36 +31,43 @@ import java.util.List;
 
 /**
  * Reads a key/value table from the store: everything, or only the key ranges of a pushed-down predicate,
- * in ascending or descending key order, keeping only rows whose value equals {@code valueEquals} (checked
- * on the stored bytes, before a row is decoded), stopping after {@code offset + fetch} such rows, and
- * optionally producing the key column alone.
+ * in ascending or descending key order, keeping only rows whose value passes {@code values} (checked on the
+ * stored bytes, before a row is decoded), stopping after {@code offset + fetch} such rows, and optionally
+ * producing the key column alone.
  */
 final class KvScan extends TableScan implements EnumerableRel {
 
-    /** Calcite's default selectivity of an equality, the guess for {@code V = x}. */
-    private static final double VALUE_EQUALITY_SELECTIVITY = 0.15;
-
     final TableDef def;
     final KeyPredicate predicate;
-    final KeyOperand valueEquals;
+    final ValueFilter values;
     final boolean keysOnly;
     final boolean descending;
     final KeyOperand offset;
     final KeyOperand fetch;
+    /** The rows ordered by value and cut to a limit inside the scan; null for key order. */
+    final TopN topN;
 
     KvScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TableDef def, KeyPredicate predicate,
-           KeyOperand valueEquals, boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
-        super(cluster, ordered(traits, descending), List.of(), table);
+           ValueFilter values, boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch) {
+        this(cluster, traits, table, def, predicate, values, keysOnly, descending, offset, fetch, null);
+    }
+
+    private KvScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, TableDef def, KeyPredicate predicate,
+                   ValueFilter values, boolean keysOnly, boolean descending, KeyOperand offset, KeyOperand fetch,
+                   TopN topN) {
+        super(cluster, topN != null ? traits.replace(topN.collation()) : ordered(traits, descending), List.of(),
+                table);
         this.def = def;
         this.predicate = predicate;
-        this.valueEquals = valueEquals;
+        this.values = values;
         this.keysOnly = keysOnly;
         this.descending = descending;
         this.offset = offset;
         this.fetch = fetch;
+        this.topN = topN;
     }
 
-    /** Every scan produces key order, ascending or descending. */
+    /** A scan produces key order, ascending or descending, unless it is a {@link TopN}. */
     private static RelTraitSet ordered(RelTraitSet traits, boolean descending) {
         return traits.replace(RelCollations.of(new RelFieldCollation(0, descending
                 ? RelFieldCollation.Direction.DESCENDING : RelFieldCollation.Direction.ASCENDING)));
@@ -72,30 +79,36 @@ final class KvScan extends TableScan implements EnumerableRel {
     }
 
     boolean limited() {
-        return fetch != null || offset != null;
+        return fetch != null || offset != null || topN != null;
     }
 
     /** Whether the scan keeps rows by their values too (so it reads values, and counting keys is not enough). */
     boolean filtersValues() {
-        return valueEquals != null;
+        return values != null;
     }
 
-    KvScan withConditions(KeyPredicate p, KeyOperand value) {
-        return new KvScan(getCluster(), traitSet, table, def, p, value, keysOnly, descending, offset, fetch);
+    KvScan withConditions(KeyPredicate p, ValueFilter v) {
+        return new KvScan(getCluster(), traitSet, table, def, p, v, keysOnly, descending, offset, fetch, topN);
     }
 
     KvScan withKeysOnly() {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, true, descending, offset, fetch);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, values, true, descending, offset, fetch,
+                topN);
     }
 
     KvScan withOrder(boolean desc, KeyOperand off, KeyOperand limit) {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, keysOnly, desc, off, limit);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, values, keysOnly, desc, off, limit);
+    }
+
+    /** This scan (unlimited, in ascending key order) keeping only the top-N rows by value. */
+    KvScan withTopN(TopN n) {
+        return new KvScan(getCluster(), traitSet, table, def, predicate, values, keysOnly, false, null, null, n);
     }
 
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
-        return new KvScan(getCluster(), traitSet, table, def, predicate, valueEquals, keysOnly, descending, offset,
-                fetch);
+        return new KvScan(getCluster(), traitSet, table, def, predicate, values, keysOnly, descending, offset,
+                fetch, topN);
     }
 
     @Override
@@ -111,11 +124,12 @@ final class KvScan extends TableScan implements EnumerableRel {
     public RelWriter explainTerms(RelWriter pw) {
         return super.explainTerms(pw)
                 .itemIf("keys", predicate, predicate != null)
-                .itemIf("valueEquals", valueEquals, valueEquals != null)
+                .itemIf("values", values, values != null)
                 .itemIf("keysOnly", true, keysOnly)
                 .itemIf("desc", true, descending)
                 .itemIf("offset", offset, offset != null)
-                .itemIf("fetch", fetch, fetch != null);
+                .itemIf("fetch", fetch, fetch != null)
+                .itemIf("topN", topN, topN != null);
     }
 
     @Override
@@ -128,12 +142,14 @@ final class KvScan extends TableScan implements EnumerableRel {
             }
             rows = Math.min(rows, selected);
         }
-        if (valueEquals != null) {
-            rows *= VALUE_EQUALITY_SELECTIVITY;
+        if (values != null) {
+            rows *= values.selectivity();
         }
-        if (fetch != null) {
-            long n = fetch.literal() instanceof Number num ? num.longValue() : 100;
-            long skip = offset != null && offset.literal() instanceof Number o ? o.longValue() : 0;
+        KeyOperand limit = topN != null ? topN.fetch() : fetch;
+        KeyOperand skipped = topN != null ? topN.offset() : offset;
+        if (limit != null) {
+            long n = limit.literal() instanceof Number num ? num.longValue() : 100;
+            long skip = skipped != null && skipped.literal() instanceof Number o ? o.longValue() : 0;
             rows = Math.min(rows, n + skip);
         }
         return Math.max(rows, 1);
@@ -142,9 +158,9 @@ final class KvScan extends TableScan implements EnumerableRel {
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         double rows = estimateRowCount(mq);
-        // A value equality reads every row of the ranges but decodes only the rows it keeps.
-        double read = valueEquals == null ? rows : rows / VALUE_EQUALITY_SELECTIVITY;
-        double cpu = read * (keysOnly && valueEquals == null ? 0.5 : 1.0);
+        // Value tests read every row of the ranges but decode only the rows they keep.
+        double read = topN != null ? table.getRowCount() : values == null ? rows : rows / values.selectivity();
+        double cpu = read * (keysOnly && values == null ? 0.5 : 1.0);
         return planner.getCostFactory().makeCost(rows, cpu, rows);
     }
 
@@ -153,7 +169,7 @@ final class KvScan extends TableScan implements EnumerableRel {
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
                 keysOnly ? JavaRowFormat.SCALAR : JavaRowFormat.ARRAY);
         Expression source = implementor.stash(
-                new KvScanSource(def, predicate, valueEquals, keysOnly, descending, offset, fetch),
+                new KvScanSource(def, predicate, values, keysOnly, descending, offset, fetch, topN),
                 ScannableTable.class);
         return implementor.result(physType, Blocks.toBlock(
                 Expressions.call(source, BuiltInMethod.SCANNABLE_TABLE_SCAN.method, DataContext.ROOT)));

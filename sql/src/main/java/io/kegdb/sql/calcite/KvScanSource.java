@@ -22,7 +22,9 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.List;
+import java.util.PriorityQueue;
 
 /**
  * The run-time half of a {@link KvScan}, stashed into the generated code: reads the execution's view of
@@ -35,21 +37,23 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
     private final TableDef def;
     private final KeyPredicate predicate;
-    private final KeyOperand valueEquals;
+    private final ValueFilter values;
     private final boolean keysOnly;
     private final boolean descending;
     private final KeyOperand offset;
     private final KeyOperand fetch;
+    private final TopN topN;
 
-    KvScanSource(TableDef def, KeyPredicate predicate, KeyOperand valueEquals, boolean keysOnly, boolean descending,
-                 KeyOperand offset, KeyOperand fetch) {
+    KvScanSource(TableDef def, KeyPredicate predicate, ValueFilter values, boolean keysOnly, boolean descending,
+                 KeyOperand offset, KeyOperand fetch, TopN topN) {
         this.def = def;
         this.predicate = predicate;
-        this.valueEquals = valueEquals;
+        this.values = values;
         this.keysOnly = keysOnly;
         this.descending = descending;
         this.offset = offset;
         this.fetch = fetch;
+        this.topN = topN;
     }
 
     @Override
@@ -61,21 +65,30 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
     public Enumerable<Object[]> scan(DataContext root) {
         ExecutionContext ctx = (ExecutionContext) root;
         List<KeyPredicate.Bounds> bounds;
-        byte[] wanted;
+        ValueFilter.Resolved wanted;
         long skip;
         long limit;
         try {
             bounds = KeyPredicate.resolve(predicate, def, ctx);
-            wanted = valueEquals == null ? null : def.searchValue(valueEquals.value(ctx));
-            if (valueEquals != null && wanted == null) {
+            wanted = values == null ? null : values.resolve(def, ctx);
+            if (wanted != null && wanted.passesNothing()) {
                 bounds = List.of(); // V = NULL (or a value the column cannot hold) keeps no row
             }
-            skip = count(offset, ctx, 0);
-            limit = count(fetch, ctx, Long.MAX_VALUE);
+            skip = count(topN != null ? topN.offset() : offset, ctx, 0);
+            limit = count(topN != null ? topN.fetch() : fetch, ctx, Long.MAX_VALUE);
         } catch (SqlError e) {
             throw new StatementFailure(e);
         }
         List<KeyPredicate.Bounds> ordered = descending ? reversed(bounds) : bounds;
+        if (topN != null) {
+            List<KeyPredicate.Bounds> all = ordered;
+            return new AbstractEnumerable<>() {
+                @Override
+                public Enumerator<Object[]> enumerator() {
+                    return new TopNEnumerator(new RangeEnumerator(ctx, all, wanted, 0, Long.MAX_VALUE), skip, limit);
+                }
+            };
+        }
         // Keys-only rows are the key itself (Calcite's scalar row format), hence the unchecked cast.
         Enumerable<?> rows = new AbstractEnumerable<Object>() {
             @Override
@@ -111,15 +124,15 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
      * one get), read as the run starts, at most {@link #POINT_BATCH} keys and, without a value condition, no
      * more than the LIMIT still wants. Keys-only scans and the
      * rows an OFFSET skips read keys alone (the store's key scan, {@code contains} for points); after the
-     * skipped keys the value scan starts right past the last one. With a value equality every row's value
-     * is read and compared as stored bytes, and only the rows kept are decoded, skipped or counted.
+     * skipped keys the value scan starts right past the last one. With value tests every row's value is read
+     * and tested as stored bytes, and only the rows kept are decoded, skipped or counted.
      */
     private final class RangeEnumerator implements Enumerator<Object> {
         private final ExecutionContext ctx;
         private final ReadView view;
         private final List<KeyPredicate.Bounds> bounds;
-        /** The stored value a kept row holds, or null to keep every row. */
-        private final byte[] wanted;
+        /** The tests a kept row's stored value passes, or null to keep every row. */
+        private final ValueFilter.Resolved wanted;
         private final boolean readsValues;
         private final long limit;
         private long toSkip;
@@ -135,7 +148,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private int fetchedFrom;
         private Object current;
 
-        RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, byte[] wanted, long skip,
+        RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, ValueFilter.Resolved wanted, long skip,
                         long limit) {
             this.ctx = ctx;
             this.view = ctx.view();
@@ -166,7 +179,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     return false;
                 }
                 if (entry instanceof KeyValue kv) {
-                    if (wanted != null && !Arrays.equals(kv.value(), wanted)) {
+                    if (wanted != null && !wanted.test(kv.value())) {
                         continue;
                     }
                     if (toSkip > 0) {
@@ -180,6 +193,21 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                 }
                 produced++;
                 return true;
+            }
+        }
+
+        /** The next pair whose value passes the tests, OFFSET and LIMIT aside; null after the last. */
+        KeyValue nextPassing() {
+            while (true) {
+                ctx.checkRow();
+                Object entry = nextEntry();
+                if (entry == null) {
+                    return null;
+                }
+                KeyValue kv = (KeyValue) entry;
+                if (wanted == null || wanted.test(kv.value())) {
+                    return kv;
+                }
             }
         }
 
@@ -297,6 +325,82 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             resumed = null;
             fetched = List.of();
             index = bounds.size();
+        }
+    }
+
+    /**
+     * The {@link TopN} of the scan's rows: on the first move it reads every pair passing the value tests once,
+     * keeping the first {@code skip + limit} in the top-N order in a heap whose head is the last of them (so a
+     * pair after it is dropped with one comparison), then returns them in order past the first {@code skip},
+     * decoding only those.
+     */
+    private final class TopNEnumerator implements Enumerator<Object[]> {
+        private final RangeEnumerator range;
+        private final long skip;
+        private final long limit;
+        private KeyValue[] sorted;
+        private int next;
+        private Object[] current;
+
+        TopNEnumerator(RangeEnumerator range, long skip, long limit) {
+            this.range = range;
+            this.skip = skip;
+            this.limit = limit;
+        }
+
+        @Override
+        public Object[] current() {
+            return current;
+        }
+
+        @Override
+        public boolean moveNext() {
+            if (sorted == null) {
+                sorted = top();
+                next = (int) Math.min(skip, sorted.length);
+            }
+            if (next >= sorted.length) {
+                return false;
+            }
+            KeyValue kv = sorted[next];
+            sorted[next++] = null;
+            current = new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
+            return true;
+        }
+
+        private KeyValue[] top() {
+            long kept = limit > Long.MAX_VALUE - skip ? Long.MAX_VALUE : skip + limit;
+            if (kept == 0) {
+                return new KeyValue[0];
+            }
+            Comparator<KeyValue> order = topN.order(def);
+            PriorityQueue<KeyValue> heap = new PriorityQueue<>((int) Math.min(kept, 1024), order.reversed());
+            try {
+                for (KeyValue kv = range.nextPassing(); kv != null; kv = range.nextPassing()) {
+                    if (heap.size() < kept) {
+                        heap.add(kv);
+                    } else if (order.compare(kv, heap.peek()) < 0) {
+                        heap.poll();
+                        heap.add(kv);
+                    }
+                }
+            } finally {
+                range.close();
+            }
+            KeyValue[] out = heap.toArray(new KeyValue[0]);
+            Arrays.sort(out, order);
+            return out;
+        }
+
+        @Override
+        public void reset() {
+            throw new UnsupportedOperationException("a key/value scan cannot be reset");
+        }
+
+        @Override
+        public void close() {
+            range.close();
+            sorted = new KeyValue[0];
         }
     }
 }

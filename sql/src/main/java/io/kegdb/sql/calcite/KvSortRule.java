@@ -11,6 +11,7 @@ import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.core.Sort;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -88,20 +89,26 @@ final class KvSortRule extends RelOptRule {
         if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
             return;
         }
-        RelNode input = filter == null ? scan.withOrder(descending, offset, fetch)
-                : filter.copy(filter.getTraitSet(), scan.withOrder(descending, null, null), filter.getCondition());
+        KvScan ordered = scan.withOrder(descending, filter == null ? offset : null, filter == null ? fetch : null);
+        // Filter and projection carry the scan's order as their collation (a filter keeps it; a projection as
+        // its columns map it), so the planner sees the limit's input already in order and adds no sort.
+        RelCollation order = ordered.getTraitSet().getCollation();
+        RelNode input = filter == null ? ordered
+                : filter.copy(filter.getTraitSet().replace(order), ordered, filter.getCondition());
         if (project != null) {
-            input = project.copy(project.getTraitSet(), input, project.getProjects(), project.getRowType());
+            input = LogicalProject.create(input, project.getHints(), project.getProjects(), project.getRowType(),
+                    project.getVariablesSet());
         }
         if (filter != null && (sort.offset != null || sort.fetch != null)) {
-            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough.
+            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough. It has no
+            // collation of its own: a sort with one over this filter would match this rule again, forever.
             input = sort.copy(sort.getTraitSet().replace(RelCollations.EMPTY), input, RelCollations.EMPTY,
                     sort.offset, sort.fetch);
         }
         call.transformTo(input);
     }
 
-    private static KeyOperand operand(RexNode node) {
+    static KeyOperand operand(RexNode node) {
         if (node == null) {
             return null;
         }

@@ -386,6 +386,53 @@ public enum ColumnType {
         };
     }
 
+    /** Whether {@code stored}, a stored value of any type, is NULL. */
+    public static boolean isNullValue(byte[] stored) {
+        return stored.length == 0 || stored[0] == NULL_TAG;
+    }
+
+    /**
+     * Whether {@link #compareValues} orders stored values of this type as SQL orders the values: VARCHAR (UTF-8,
+     * compared as Java compares the strings), BIGINT, INTEGER, DATE and TIMESTAMP (fixed-width integers). Not
+     * DOUBLE (0.0 and -0.0, NaN), DECIMAL (stored at variable length), BOOLEAN or VARBINARY.
+     */
+    public boolean valuesCompareStored() {
+        return this == VARCHAR || this == BIGINT || this == INTEGER || this == DATE || this == TIMESTAMP;
+    }
+
+    /**
+     * Compares two non-NULL stored values of a type whose {@link #valuesCompareStored} holds, without decoding
+     * them: negative, zero or positive as {@code a} is before, equal to or after {@code b} in SQL order.
+     */
+    public int compareValues(byte[] a, byte[] b) {
+        return switch (this) {
+            case BIGINT, TIMESTAMP -> Long.compare(readLong(a, 1), readLong(b, 1));
+            case INTEGER, DATE -> Integer.compare(readInt(a, 1), readInt(b, 1));
+            case VARCHAR -> compareUtf8AsUtf16(a, b);
+            default -> throw new IllegalStateException(this + " values are not compared stored");
+        };
+    }
+
+    /**
+     * Compares UTF-8 texts (after the presence byte) in the order of their UTF-16 code units, which is how Java
+     * and so SQL here compare strings. The two orders differ in one case only: at the first differing byte (the
+     * lead bytes of two code points of different UTF-8 lengths) one code point lies in U+E000..U+FFFF (lead byte
+     * EE or EF) and the other above U+FFFF (lead byte F0..F4), whose UTF-16 form starts with a surrogate, D800..DBFF.
+     */
+    private static int compareUtf8AsUtf16(byte[] a, byte[] b) {
+        int n = Math.min(a.length, b.length);
+        int i = java.util.Arrays.mismatch(a, 1, n, b, 1, n);
+        if (i < 0) {
+            return Integer.compare(a.length, b.length);
+        }
+        int x = a[1 + i] & 0xFF;
+        int y = b[1 + i] & 0xFF;
+        if (x >= 0xEE && y >= 0xEE && (x >= 0xF0) != (y >= 0xF0)) {
+            return x >= 0xF0 ? -1 : 1;
+        }
+        return Integer.compare(x, y);
+    }
+
     static byte[] longBytes(long v) {
         byte[] b = new byte[8];
         for (int i = 7; i >= 0; i--) {

@@ -1,0 +1,66 @@
+package io.kegdb.sql.calcite;
+
+import io.kegdb.engine.KeyValue;
+import io.kegdb.sql.catalog.ColumnType;
+import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.plan.KeyOperand;
+import org.apache.calcite.rel.RelCollation;
+import org.apache.calcite.rel.RelCollations;
+import org.apache.calcite.rel.RelFieldCollation;
+
+import java.util.Arrays;
+import java.util.Comparator;
+
+/**
+ * {@code ORDER BY V [, K] LIMIT n [OFFSET m]} answered inside a scan: the scan keeps the first {@code m + n}
+ * rows in that order in a bounded heap of stored pairs, compared as stored bytes
+ * ({@link ColumnType#compareValues}), and decodes only the rows it returns. Ties on the value go by the key
+ * (ascending unless the ORDER BY says otherwise), so the order is total and the scan's collation says so.
+ *
+ * @param value the value's place in the order: direction and where NULLs go
+ * @param keyDescending the key's direction among equal values
+ */
+record TopN(RelFieldCollation value, boolean keyDescending, KeyOperand offset, KeyOperand fetch) {
+
+    /** The order of the rows the scan produces: the value, then the key. */
+    RelCollation collation() {
+        return RelCollations.of(value.withFieldIndex(1), new RelFieldCollation(0, keyDescending
+                ? RelFieldCollation.Direction.DESCENDING : RelFieldCollation.Direction.ASCENDING));
+    }
+
+    /** Whether NULL values come before the others. */
+    private boolean nullsFirst() {
+        RelFieldCollation.NullDirection d = value.nullDirection == RelFieldCollation.NullDirection.UNSPECIFIED
+                ? value.direction.defaultNullDirection() : value.nullDirection;
+        return d == RelFieldCollation.NullDirection.FIRST;
+    }
+
+    /** Pairs of {@code def} in this order, compared without decoding. */
+    Comparator<KeyValue> order(TableDef def) {
+        ColumnType type = def.valueType();
+        boolean valueDescending = value.direction.isDescending();
+        boolean nullsFirst = nullsFirst();
+        return (a, b) -> {
+            boolean aNull = ColumnType.isNullValue(a.value());
+            boolean bNull = ColumnType.isNullValue(b.value());
+            int c;
+            if (aNull || bNull) {
+                c = aNull == bNull ? 0 : aNull == nullsFirst ? -1 : 1;
+            } else {
+                c = type.compareValues(a.value(), b.value());
+                c = valueDescending ? -c : c;
+            }
+            if (c != 0) {
+                return c;
+            }
+            c = Arrays.compareUnsigned(a.key(), b.key());
+            return keyDescending ? -c : c;
+        };
+    }
+
+    @Override
+    public String toString() {
+        return value.direction.shortString + (nullsFirst() ? " nulls first" : " nulls last")
+                + (keyDescending ? ", key DESC" : "") + (offset == null ? "" : " offset " + offset) + " fetch " + fetch;
+    }
+}
