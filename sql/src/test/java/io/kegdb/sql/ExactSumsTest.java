@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,24 +16,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * BIGINTs are summed exactly, DOUBLEs with a compensated sum, in plain aggregates, grouped ones, windows and
  * sub-queries alike. Plain addition gave 0.0 for each average here; H2, SQLite and PostgreSQL give these values.
  */
-class ExactSumsTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class ExactSumsTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE b (k BIGINT PRIMARY KEY, v INTEGER)");
         update(s, "INSERT INTO b VALUES (-9223372036854775808, 1), (26, 1), (9223372036854775807, 1)");
         update(s, "CREATE TABLE d (k INTEGER PRIMARY KEY, v DOUBLE)");
         update(s, "INSERT INTO d VALUES (1, 1.0E15), (2, 1.0E300), (3, -1.0E300), (4, NULL)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     private static final double BIGINT_AVG = 25.0 / 3;

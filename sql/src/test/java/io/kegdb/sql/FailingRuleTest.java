@@ -6,7 +6,6 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.logical.LogicalAggregate;
 import org.apache.calcite.runtime.Hook;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -26,24 +25,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * planning, which answers correctly; a statement no plan is found for fails with a precise SQLState, never an
  * internal error. The rules are added and removed through Calcite's planner hook, on this thread only.
  */
-class FailingRuleTest {
+class FailingRuleTest extends InMemorySessionTest {
 
     private static final String GROUPED = "SELECT v, COUNT(*) FROM t GROUP BY v ORDER BY v NULLS FIRST";
 
-    private SqlFixture sql;
-    private SqlSession s;
-
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE t (k INTEGER PRIMARY KEY, v VARCHAR)");
         update(s, "INSERT INTO t VALUES (1, 'a'), (2, 'b'), (3, 'a'), (4, NULL)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     /** Fails on every aggregate it meets, as some of calcite-core 1.42.0's rules did on some shapes. */
