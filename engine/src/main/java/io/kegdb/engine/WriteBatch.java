@@ -36,6 +36,49 @@ public final class WriteBatch {
         }
     }
 
+    /**
+     * A handler that asks only which keys a batch touches: every write and point precondition names one key
+     * ({@link #key}), a range precondition a span ({@link #span}). A new operation or precondition kind is
+     * mapped here, once, for every such reader.
+     */
+    public abstract static class KeyHandler implements Handler {
+        /** A key the batch writes, deletes or expects. */
+        protected abstract void key(byte[] key);
+
+        /** A span {@code [fromInclusive, toExclusive)} the batch expects (a null bound is open). */
+        protected abstract void span(byte[] fromInclusive, byte[] toExclusive);
+
+        @Override
+        public final void put(byte[] key, byte[] value) {
+            key(key);
+        }
+
+        @Override
+        public final void delete(byte[] key) {
+            key(key);
+        }
+
+        @Override
+        public final void putIfAbsent(byte[] key, byte[] value) {
+            key(key);
+        }
+
+        @Override
+        public final void expect(byte[] key, byte[] value) {
+            key(key);
+        }
+
+        @Override
+        public final void expectPresent(byte[] key) {
+            key(key);
+        }
+
+        @Override
+        public final void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
+            span(fromInclusive, toExclusive);
+        }
+    }
+
     enum Kind { PUT, DELETE, PUT_IF_ABSENT }
 
     record Op(Kind kind, byte[] key, byte[] value) {

@@ -24,8 +24,9 @@ final class CatalogGuard {
     static boolean sameTables(WriteBatch batch, byte[] versionKey, Catalog.Snapshot before, Catalog.Snapshot after) {
         Set<Integer> ids = new HashSet<>();
         boolean[] other = {false};
-        batch.replay(new WriteBatch.Handler() {
-            private void key(byte[] key) {
+        batch.replay(new WriteBatch.KeyHandler() {
+            @Override
+            protected void key(byte[] key) {
                 if (key == null || Arrays.equals(key, versionKey)) {
                     return;
                 }
@@ -37,32 +38,7 @@ final class CatalogGuard {
             }
 
             @Override
-            public void put(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void delete(byte[] key) {
-                key(key);
-            }
-
-            @Override
-            public void putIfAbsent(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void expect(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void expectPresent(byte[] key) {
-                key(key);
-            }
-
-            @Override
-            public void expectRange(byte[] from, byte[] to, long digest) {
+            protected void span(byte[] from, byte[] to) {
                 if (from == null || to == null) {
                     other[0] = true; // an open range may span tables
                 } else {

@@ -67,38 +67,14 @@ public final class RouteCheck {
     /** Whether every key and span of {@code batch} lies within {@code held}'s bounds. */
     static boolean withinBounds(RangeDescriptor held, WriteBatch batch) {
         boolean[] inside = {true};
-        batch.replay(new WriteBatch.Handler() {
-            private void key(byte[] key) {
+        batch.replay(new WriteBatch.KeyHandler() {
+            @Override
+            protected void key(byte[] key) {
                 inside[0] &= held.contains(key);
             }
 
             @Override
-            public void put(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void delete(byte[] key) {
-                key(key);
-            }
-
-            @Override
-            public void putIfAbsent(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void expect(byte[] key, byte[] value) {
-                key(key);
-            }
-
-            @Override
-            public void expectPresent(byte[] key) {
-                key(key);
-            }
-
-            @Override
-            public void expectRange(byte[] fromInclusive, byte[] toExclusive, long digest) {
+            protected void span(byte[] fromInclusive, byte[] toExclusive) {
                 inside[0] &= held.containsSpan(fromInclusive, toExclusive);
             }
         });
