@@ -130,29 +130,35 @@ final class KeyConditions {
     }
 
     /** A Sarg on the value as a test: its points and intervals, NULL passing as the Sarg says. */
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private ValueFilter.Test valueSarg(RexCall call, boolean equality, boolean order) {
         if (!isValue(call.operands.get(0)) || !(call.operands.get(1) instanceof RexLiteral lit)) {
             return null;
         }
-        Sarg sarg = lit.getValueAs(Sarg.class);
-        if (sarg == null) {
-            return null;
-        }
+        Sarg<?> sarg = lit.getValueAs(Sarg.class);
+        List<KeyRange> ranges = sarg == null ? null : sargRanges(sarg, def.valueType(), equality, order);
+        return ranges == null ? null : new ValueFilter.Test(ranges, sarg.nullAs == org.apache.calcite.rex.RexUnknownAs.TRUE);
+    }
+
+    /**
+     * A Sarg's points and intervals over a column of {@code type}; null if an endpoint does not convert, or a
+     * point is met where {@code equality} is false, or an interval where {@code order} is false.
+     */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static List<KeyRange> sargRanges(Sarg<?> sarg, ColumnType type, boolean equality, boolean order) {
         List<KeyRange> out = new ArrayList<>();
         for (Object o : sarg.rangeSet.asRanges()) {
             Range r = (Range) o;
             KeyOperand lo = null;
             KeyOperand hi = null;
             if (r.hasLowerBound()) {
-                Object v = internal(r.lowerEndpoint(), def.valueType());
+                Object v = internal(r.lowerEndpoint(), type);
                 if (v == null) {
                     return null;
                 }
                 lo = KeyOperand.literal(v);
             }
             if (r.hasUpperBound()) {
-                Object v = internal(r.upperEndpoint(), def.valueType());
+                Object v = internal(r.upperEndpoint(), type);
                 if (v == null) {
                     return null;
                 }
@@ -172,7 +178,7 @@ final class KeyConditions {
                 out.add(new KeyRange(lo, loInc, hi, hiInc));
             }
         }
-        return new ValueFilter.Test(out, sarg.nullAs == org.apache.calcite.rex.RexUnknownAs.TRUE);
+        return out;
     }
 
     /**
@@ -333,43 +339,12 @@ final class KeyConditions {
         }
     }
 
-    @SuppressWarnings({"unchecked", "rawtypes"})
     private List<KeyRange> sarg(RexCall call) {
         if (!isKey(call.operands.get(0)) || !(call.operands.get(1) instanceof RexLiteral lit)) {
             return null;
         }
-        Sarg sarg = lit.getValueAs(Sarg.class);
-        if (sarg == null) {
-            return null;
-        }
-        List<KeyRange> out = new ArrayList<>();
-        for (Object o : sarg.rangeSet.asRanges()) {
-            Range r = (Range) o;
-            KeyOperand lo = null;
-            KeyOperand hi = null;
-            if (r.hasLowerBound()) {
-                Object v = internal(r.lowerEndpoint());
-                if (v == null) {
-                    return null;
-                }
-                lo = KeyOperand.literal(v);
-            }
-            if (r.hasUpperBound()) {
-                Object v = internal(r.upperEndpoint());
-                if (v == null) {
-                    return null;
-                }
-                hi = KeyOperand.literal(v);
-            }
-            boolean loInc = r.hasLowerBound() && r.lowerBoundType() == BoundType.CLOSED;
-            boolean hiInc = r.hasUpperBound() && r.upperBoundType() == BoundType.CLOSED;
-            if (lo != null && hi != null && loInc && hiInc && lo.literal().equals(hi.literal())) {
-                out.add(KeyRange.point(lo));
-            } else {
-                out.add(new KeyRange(lo, loInc, hi, hiInc));
-            }
-        }
-        return out;
+        Sarg<?> sarg = lit.getValueAs(Sarg.class);
+        return sarg == null ? null : sargRanges(sarg, def.keyType(), true, true);
     }
 
     private List<KeyRange> like(RexCall call) {
@@ -431,14 +406,10 @@ final class KeyConditions {
     }
 
     /**
-     * A Sarg endpoint or literal value in internal form, or null if it is not exactly a value of the key's
+     * A Sarg endpoint or literal value in internal form, or null if it is not exactly a value of the column's
      * type (a fractional or too large number for an integer key). A DECIMAL finer than the key's scale is
      * kept: {@link KeyPredicate} rounds it into the range.
      */
-    private Object internal(Object endpoint) {
-        return internal(endpoint, def.keyType());
-    }
-
     private static Object internal(Object endpoint, ColumnType type) {
         return switch (type) {
             case VARCHAR -> endpoint instanceof NlsString s ? s.getValue() : null;
