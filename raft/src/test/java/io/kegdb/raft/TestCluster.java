@@ -38,7 +38,7 @@ public final class TestCluster implements AutoCloseable {
     public TestCluster(Path root, int size) throws IOException {
         this.root = root;
         for (int i = 0; i < size; i++) {
-            addresses.add("127.0.0.1:" + freePort());
+            addresses.add(newAddress());
             nodes.add(null);
         }
     }
@@ -82,7 +82,7 @@ public final class TestCluster implements AutoCloseable {
     }
 
     public int addNode() throws IOException {
-        addresses.add("127.0.0.1:" + freePort());
+        addresses.add(newAddress());
         nodes.add(null);
         return addresses.size() - 1;
     }
@@ -114,6 +114,15 @@ public final class TestCluster implements AutoCloseable {
             }
             Thread.sleep(20);
         }
+    }
+
+    /** A free loopback address none of the cluster's nodes has: the system may hand out a port just freed again. */
+    private String newAddress() throws IOException {
+        String address;
+        do {
+            address = "127.0.0.1:" + freePort();
+        } while (addresses.contains(address));
+        return address;
     }
 
     public static int freePort() throws IOException {
