@@ -41,13 +41,21 @@ public final class ScratchDirectory implements AutoCloseable {
 
     @Override
     public void close() throws IOException {
-        if (!Files.exists(path)) {
+        deleteTree(path);
+    }
+
+    /**
+     * Deletes {@code root} and everything under it; nothing if it does not exist. Files are deleted before the
+     * directories holding them, so a failure leaves a tree that a second call can finish.
+     */
+    public static void deleteTree(Path root) throws IOException {
+        if (!Files.exists(root)) {
             return;
         }
-        Files.walkFileTree(path, new SimpleFileVisitor<>() {
+        Files.walkFileTree(root, new SimpleFileVisitor<>() {
             @Override
             public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) throws IOException {
-                Files.delete(file);
+                Files.deleteIfExists(file); // a merge may remove a segment meanwhile
                 return FileVisitResult.CONTINUE;
             }
 
@@ -56,7 +64,7 @@ public final class ScratchDirectory implements AutoCloseable {
                 if (exc != null) {
                     throw exc;
                 }
-                Files.delete(dir);
+                Files.deleteIfExists(dir);
                 return FileVisitResult.CONTINUE;
             }
         });

@@ -2,6 +2,7 @@ package io.kegdb.bench.cluster;
 
 import com.alipay.sofa.jraft.JRaftServiceFactory;
 import com.alipay.sofa.jraft.core.DefaultJRaftServiceFactory;
+import io.kegdb.bench.ScratchDirectory;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KvStore;
 import io.kegdb.raft.RaftGroupClient;
@@ -9,14 +10,12 @@ import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
@@ -24,7 +23,6 @@ import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Supplier;
-import java.util.stream.Stream;
 
 /**
  * Three Raft nodes on loopback in this JVM and a thin client shared by N threads: puts of 100-byte values,
@@ -109,7 +107,7 @@ public final class ClusterBench {
                     median(results, log, "get (linearizable)"), puts / rocksPuts,
                     medianCpu(results, log.label, "put"), medianCpu(results, log.label, "get (linearizable)"));
         }
-        deleteTree(root);
+        ScratchDirectory.deleteTree(root);
     }
 
     static double median(List<Result> results, String labelPrefix, String op) {
@@ -212,16 +210,5 @@ public final class ClusterBench {
 
     private static byte[] key(int i) {
         return String.format("key%08d", i).getBytes(StandardCharsets.US_ASCII);
-    }
-
-    static void deleteTree(Path root) throws IOException {
-        if (!Files.exists(root)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(root)) {
-            for (Path p : (Iterable<Path>) walk.sorted(Comparator.reverseOrder())::iterator) {
-                Files.deleteIfExists(p);
-            }
-        }
     }
 }

@@ -1,5 +1,6 @@
 package io.kegdb.bench.cluster;
 
+import io.kegdb.bench.ScratchDirectory;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
 import javax.management.MBeanServer;
@@ -118,7 +119,7 @@ public final class ClusterSqlBench {
                 }
             }
         } finally {
-            ClusterBench.deleteTree(root);
+            ScratchDirectory.deleteTree(root);
         }
         System.out.printf(Locale.ROOT, "3 nodes on 127.0.0.1 in one JVM (Bitcask log), one JDBC client thread, %d s per"
                 + " phase, %d rounds in rotating order, medians%n%n", seconds, rounds);

@@ -1,5 +1,6 @@
 package io.kegdb.bench.cluster;
 
+import io.kegdb.bench.ScratchDirectory;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
@@ -79,7 +80,7 @@ public final class NodeMetricsBench {
             if (!node.waitFor(30, TimeUnit.SECONDS)) {
                 node.destroyForcibly();
             }
-            ClusterBench.deleteTree(root);
+            ScratchDirectory.deleteTree(root);
         }
     }
 

@@ -1,5 +1,6 @@
 package io.kegdb.bench.cluster;
 
+import io.kegdb.bench.ScratchDirectory;
 import io.kegdb.raft.security.TlsFiles;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
 
@@ -65,6 +66,6 @@ public final class TlsClusterBench {
             double tls = ClusterBench.median(results, TLS, op);
             System.out.printf(Locale.ROOT, "| %s | %,.0f | %,.0f | %.2f× |%n", op, plain, tls, tls / plain);
         }
-        ClusterBench.deleteTree(root);
+        ScratchDirectory.deleteTree(root);
     }
 }

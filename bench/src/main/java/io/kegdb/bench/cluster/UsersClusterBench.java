@@ -3,6 +3,7 @@ package io.kegdb.bench.cluster;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
+import io.kegdb.bench.ScratchDirectory;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -39,29 +40,33 @@ public final class UsersClusterBench {
         int seconds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
         int threads = args.length > 1 ? Integer.parseInt(args[1]) : 16;
         Path root = args.length > 2 ? Path.of(args[2]) : Files.createTempDirectory("kegdb-users-bench");
-        BenchCertificates certs = BenchCertificates.write(root.resolve("certs"));
-        run(false, certs, root.resolve("warm-up"), 2, threads);
-        List<Double> open = new ArrayList<>();
-        List<Double> users = new ArrayList<>();
-        for (int round = 1; round <= ROUNDS; round++) {
-            for (int k = 0; k < 2; k++) {
-                boolean withUsers = (round % 2 == 0) == (k == 0);
-                double perSecond = run(withUsers, certs, root.resolve((withUsers ? "users-" : "open-") + round),
-                        seconds, threads);
-                System.err.printf(Locale.ROOT, "round %d, %s: %.0f selects/s%n", round,
-                        withUsers ? "users" : "no users", perSecond);
-                (withUsers ? users : open).add(perSecond);
+        try {
+            BenchCertificates certs = BenchCertificates.write(root.resolve("certs"));
+            run(false, certs, root.resolve("warm-up"), 2, threads);
+            List<Double> open = new ArrayList<>();
+            List<Double> users = new ArrayList<>();
+            for (int round = 1; round <= ROUNDS; round++) {
+                for (int k = 0; k < 2; k++) {
+                    boolean withUsers = (round % 2 == 0) == (k == 0);
+                    double perSecond = run(withUsers, certs, root.resolve((withUsers ? "users-" : "open-") + round),
+                            seconds, threads);
+                    System.err.printf(Locale.ROOT, "round %d, %s: %.0f selects/s%n", round,
+                            withUsers ? "users" : "no users", perSecond);
+                    (withUsers ? users : open).add(perSecond);
+                }
             }
+            double o = median(open);
+            double u = median(users);
+            System.out.printf(Locale.ROOT, "3 TLS nodes on 127.0.0.1 in one JVM, %d threads on a HikariCP pool of %d,"
+                    + " prepared SELECT V FROM T WHERE K = ?, %d rows, %d s per phase%n%n", threads, threads, ROWS, seconds);
+            System.out.println("| cluster | selects/s (median of " + ROUNDS + ") |");
+            System.out.println("|---|---:|");
+            System.out.printf(Locale.ROOT, "| no users (client certificate only) | %.0f |%n", o);
+            System.out.printf(Locale.ROOT, "| users (logged in, ticket checked per request) | %.0f |%n", u);
+            System.out.printf(Locale.ROOT, "%nusers / no users: %.2f×%n", u / o);
+        } finally {
+            ScratchDirectory.deleteTree(root);
         }
-        double o = median(open);
-        double u = median(users);
-        System.out.printf(Locale.ROOT, "3 TLS nodes on 127.0.0.1 in one JVM, %d threads on a HikariCP pool of %d,"
-                + " prepared SELECT V FROM T WHERE K = ?, %d rows, %d s per phase%n%n", threads, threads, ROWS, seconds);
-        System.out.println("| cluster | selects/s (median of " + ROUNDS + ") |");
-        System.out.println("|---|---:|");
-        System.out.printf(Locale.ROOT, "| no users (client certificate only) | %.0f |%n", o);
-        System.out.printf(Locale.ROOT, "| users (logged in, ticket checked per request) | %.0f |%n", u);
-        System.out.printf(Locale.ROOT, "%nusers / no users: %.2f×%n", u / o);
     }
 
     private static double run(boolean withUsers, BenchCertificates certs, Path dir, int seconds, int threads)

@@ -1,6 +1,6 @@
 package io.kegdb.bench.jdbc;
 
-import java.io.IOException;
+import io.kegdb.bench.ScratchDirectory;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
@@ -12,9 +12,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.Random;
-import java.util.stream.Stream;
 
 /**
  * CPU time of the calling thread per operation for two of {@link JdbcBenchmark}'s workloads on KegDB
@@ -93,11 +91,7 @@ public final class CpuPerOperation {
                     c.close();
                 }
             }
-            try (Stream<Path> files = Files.walk(dir)) {
-                files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
-            } catch (IOException ignored) {
-                // a temporary directory
-            }
+            ScratchDirectory.deleteTree(dir);
         }
         // The first two rounds warm the JIT up; the median of the others is reported.
         System.out.printf("batched insert: %.0f ns CPU per row; prepared point select: %.0f ns CPU per select"

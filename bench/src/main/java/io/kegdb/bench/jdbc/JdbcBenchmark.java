@@ -3,18 +3,17 @@ package io.kegdb.bench.jdbc;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
+import io.kegdb.bench.ScratchDirectory;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
 
 /**
  * The same JDBC work on KegDB, SQLite and H2, each through a HikariCP pool, in one run; prints a Markdown table
@@ -111,7 +110,7 @@ public final class JdbcBenchmark {
         List<Path> used = new ArrayList<>();
         for (JdbcTarget target : targets) {
             Path targetDir = dir.resolve(target.name().toLowerCase(Locale.ROOT));
-            deleteRecursively(targetDir);
+            ScratchDirectory.deleteTree(targetDir);
             Files.createDirectories(targetDir);
             used.add(targetDir);
             System.err.printf("%s: %s%n", target.label(), url(target, targetDir));
@@ -121,7 +120,7 @@ public final class JdbcBenchmark {
         }
         // Deleted only now: freeing a database's blocks (a discard on some disks) would load the disk under the next.
         for (Path p : used) {
-            deleteRecursively(p);
+            ScratchDirectory.deleteTree(p);
         }
         System.out.print(table(results));
     }
@@ -199,16 +198,5 @@ public final class JdbcBenchmark {
             sb.append('\n');
         }
         return sb.toString();
-    }
-
-    private static void deleteRecursively(Path p) throws IOException {
-        if (!Files.exists(p)) {
-            return;
-        }
-        try (Stream<Path> walk = Files.walk(p)) {
-            for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(q);
-            }
-        }
     }
 }

@@ -11,15 +11,14 @@ import com.alipay.sofa.jraft.storage.LogStorage;
 import com.alipay.sofa.jraft.storage.RaftMetaStorage;
 import com.alipay.sofa.jraft.util.ThreadPoolsFactory;
 
+import io.kegdb.bench.ScratchDirectory;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 
 /** A fresh, opened log storage and meta storage in a directory of their own, deleted on close. */
 final class StoreFixture implements AutoCloseable {
@@ -75,8 +74,8 @@ final class StoreFixture implements AutoCloseable {
     public void close() {
         log.shutdown();
         meta.shutdown();
-        try (Stream<Path> files = Files.walk(dir)) {
-            files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+        try {
+            ScratchDirectory.deleteTree(dir);
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

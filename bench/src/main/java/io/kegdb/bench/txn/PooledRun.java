@@ -3,13 +3,11 @@ package io.kegdb.bench.txn;
 import com.zaxxer.hikari.HikariConfig;
 import com.zaxxer.hikari.HikariDataSource;
 
+import io.kegdb.bench.ScratchDirectory;
 import javax.sql.DataSource;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Locale;
-import java.util.stream.Stream;
 
 /**
  * One benchmark run on a new database of a target, under a directory of its own, through a HikariCP pool of
@@ -39,15 +37,7 @@ final class PooledRun {
                 }
             }
         } finally {
-            deleteRecursively(runDir);
-        }
-    }
-
-    private static void deleteRecursively(Path p) throws IOException {
-        try (Stream<Path> walk = Files.walk(p)) {
-            for (Path q : walk.sorted(Comparator.reverseOrder()).toList()) {
-                Files.delete(q);
-            }
+            ScratchDirectory.deleteTree(runDir);
         }
     }
 }
