@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,24 +11,14 @@ import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** TRIM, EXTRACT and FLOOR inside CASE branches when the same flag is used before the branch. */
-class CaseBranchFunctionsTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class CaseBranchFunctionsTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE t1 (k VARCHAR PRIMARY KEY, v VARCHAR)");
         update(s, "INSERT INTO t1 VALUES ('x', 'trail '), (' y', ' lead'), ('z', 'trail ')");
         update(s, "CREATE TABLE d (k DATE PRIMARY KEY, v TIMESTAMP)");
         update(s, "INSERT INTO d VALUES (DATE '2020-05-06', TIMESTAMP '1999-01-02 03:04:05'), (DATE '1990-01-01', NULL)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     @Test

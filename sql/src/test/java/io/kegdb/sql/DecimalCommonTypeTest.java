@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -17,22 +16,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
  * The common type of a DECIMAL and a BIGINT-sized number (IN lists, COALESCE, CASE, UNION, comparisons) keeps the
  * DECIMAL's fraction; H2 gives the same types (DECIMAL(22, 3) for DECIMAL(15, 3) and BIGINT) and values.
  */
-class DecimalCommonTypeTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class DecimalCommonTypeTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE t (k DECIMAL(15,3) PRIMARY KEY, v BIGINT)");
         update(s, "INSERT INTO t VALUES (0.056, 1), (0.5, 2), (7, 3), (22, NULL), (-100000000000, 5)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     private static BigDecimal d(String s) {

@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -14,22 +13,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-class ErrorsTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class ErrorsTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR(3))");
         update(s, "INSERT INTO t VALUES (1, 'a')");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -12,22 +11,12 @@ import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 /** GROUP BY / ORDER BY ordinals are whole numbers only; BOOL, a DDL type name, is also a CAST target. */
-class OrdinalsAndTypeNamesTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
+class OrdinalsAndTypeNamesTest extends InMemorySessionTest {
 
     @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
+    void tables() throws SqlError {
         update(s, "CREATE TABLE t (k INTEGER PRIMARY KEY, v INTEGER)");
         update(s, "INSERT INTO t VALUES (1, 10), (2, 5), (3, NULL)");
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
     }
 
     @Test

@@ -1,7 +1,5 @@
 package io.kegdb.sql;
 
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -14,21 +12,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
-class TypesAndOrderTest {
-
-    private SqlFixture sql;
-    private SqlSession s;
-
-    @BeforeEach
-    void open() throws SqlError {
-        sql = SqlFixture.inMemory();
-        s = sql.session();
-    }
-
-    @AfterEach
-    void close() {
-        sql.close();
-    }
+class TypesAndOrderTest extends InMemorySessionTest {
 
     @Test
     void bigintKeysSortNumericallyNegativesIncluded() throws SqlError {
