@@ -298,6 +298,48 @@ public final class RangeHost implements AutoCloseable {
         }
     }
 
+    /**
+     * Splits every range this host leads, at its middle key, once its replica's store holds more than
+     * {@code maxKeys} keys or {@code maxBytes} live bytes (docs/SCALE.md, "Splits": the size trigger), checked
+     * every {@code periodMs}; the halves are checked again at the next round, so a range far too large splits
+     * until no half is. Only ranges whose cluster's meta range this host also holds are checked.
+     */
+    public void splitWhenLarger(long maxKeys, long maxBytes, long periodMs) {
+        if (maxKeys <= 0 || maxBytes <= 0 || periodMs <= 0) {
+            throw new IllegalArgumentException("split limits and period are positive: " + maxKeys + " keys, "
+                    + maxBytes + " bytes, every " + periodMs + " ms");
+        }
+        sizeChecks.scheduleWithFixedDelay(() -> splitLargeRanges(maxKeys, maxBytes), periodMs, periodMs,
+                TimeUnit.MILLISECONDS);
+    }
+
+    private final java.util.concurrent.ScheduledExecutorService sizeChecks =
+            Executors.newSingleThreadScheduledExecutor(r -> {
+                Thread t = new Thread(r, "kegdb-split-size");
+                t.setDaemon(true);
+                return t;
+            });
+
+    private void splitLargeRanges(long maxKeys, long maxBytes) {
+        for (String group : List.copyOf(hosted.keySet())) {
+            Hosted h = hosted.get(group);
+            String metaGroup = metaGroups.get(group);
+            if (closed || h == null || metaGroup == null || !hosted.containsKey(metaGroup) || !h.node().isLeader()) {
+                continue;
+            }
+            try {
+                byte[] at = h.replica().sizeSplitPoint(maxKeys, maxBytes);
+                if (at != null) {
+                    LOG.info("group {} is larger than {} keys or {} bytes: splitting it at {}", group, maxKeys, maxBytes,
+                            RangeDescriptor.printable(at));
+                    split(group, at);
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("splitting group {} by size failed, trying again later: {}", group, e.toString());
+            }
+        }
+    }
+
     private static List<String> members(Node node) {
         return node.listPeers().stream().map(p -> p.getEndpoint().toString()).toList();
     }
@@ -444,6 +486,7 @@ public final class RangeHost implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
+        sizeChecks.shutdownNow();
         splitStarts.shutdownNow();
         for (List<AutoCloseable> kept : keepers.values()) {
             for (AutoCloseable k : kept) {

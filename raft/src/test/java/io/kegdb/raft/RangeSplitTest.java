@@ -6,7 +6,9 @@ import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.engine.WriteConflictException;
 import io.kegdb.raft.range.CatalogFence;
+import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.SplitCommand;
 import io.kegdb.raft.replication.GroupStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -273,6 +275,50 @@ class RangeSplitTest {
         assertFalse(Files.exists(dir.resolve("host-" + away).resolve("groups").resolve(RIGHT).resolve("SPLIT_COMPLETE")),
                 "this replica never made range 2 itself");
         TestCluster.await(() -> back.stateMachine(NAME).descriptor().generation() == 2, "range 1 narrowed");
+    }
+
+    @Test
+    void aRangeLargerThanTheLimitSplitsUntilNoHalfIs() throws Exception {
+        RangeHost leader = startWithData(); // 100 keys of two tables, and the catalog
+        for (RangeHost h : hosts) {
+            h.splitWhenLarger(40, Long.MAX_VALUE, 100);
+        }
+        KvStore meta = leader.store(NAME);
+        TestCluster.await(() -> {
+            try {
+                List<RangeDescriptor> ranges = descriptors(meta);
+                for (RangeDescriptor r : ranges) {
+                    String group = SplitCommand.groupOf(NAME, r.id());
+                    // listed as its replicas hold it (a split's meta copies come after its apply), and small
+                    if (!hosts.stream().allMatch(h -> h.groups().contains(group) && r.equals(h.stateMachine(group)
+                            .descriptor())) || leader.store(group).stats().keys() > 40) {
+                        return false;
+                    }
+                }
+                return ranges.size() >= 3;
+            } catch (RuntimeException notYet) {
+                return false;
+            }
+        }, "no range above the limit: no split is due");
+        List<RangeDescriptor> ranges = descriptors(meta);
+        for (int n = 0; n < ROWS; n++) {
+            for (int table : new int[]{5, 9}) {
+                byte[] k = key(table, n);
+                RangeDescriptor holder = ranges.stream().filter(r -> r.contains(k)).findFirst().orElseThrow();
+                assertArrayEquals(value(table, n), leader.store(SplitCommand.groupOf(NAME, holder.id())).get(k),
+                        "read from the one range holding it, of " + ranges);
+            }
+        }
+    }
+
+    private static List<RangeDescriptor> descriptors(KvStore meta) {
+        List<RangeDescriptor> out = new ArrayList<>();
+        try (io.kegdb.engine.KvIterator it = meta.scan(MetaKeys.descriptorKey(new byte[0]), MetaKeys.descriptorsEnd())) {
+            while (it.hasNext()) {
+                out.add(RangeDescriptor.decode(it.next().value()));
+            }
+        }
+        return out;
     }
 
     private static boolean snapshot(RangeHost host, String group) throws Exception {

@@ -11,6 +11,7 @@ import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.range.CatalogFence;
+import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.range.RouteCheck;
 import io.kegdb.raft.range.SplitCommand;
@@ -292,6 +293,23 @@ public final class Replica {
     public CompletableFuture<Void> proposeSplit(SplitCommand command) {
         return proposeCommand(LogEntry.split(System.currentTimeMillis(), command.encode()),
                 "the split into range " + command.newId());
+    }
+
+    /**
+     * Where this range splits by size (docs/SCALE.md, "Splits"): its middle key, by count, outside the system
+     * span, once its store holds more than {@code maxKeys} keys or {@code maxBytes} live bytes; null while it
+     * does not, or when too few keys lie outside the system span to split between.
+     */
+    public byte[] sizeSplitPoint(long maxKeys, long maxBytes) {
+        BitcaskStats s = data.stats();
+        if (s.keys() <= maxKeys && s.liveBytes() <= maxBytes) {
+            return null;
+        }
+        RangeDescriptor held = range.heldDescriptor();
+        byte[] start = held.start();
+        byte[] from = java.util.Arrays.compareUnsigned(start, MetaKeys.SYSTEM_SPAN_END) >= 0 ? start
+                : MetaKeys.SYSTEM_SPAN_END;
+        return data.middleKey(from, held.end());
     }
 
     /** The catalog fence's version this replica has applied (0: none, or a range holding the catalog). */
