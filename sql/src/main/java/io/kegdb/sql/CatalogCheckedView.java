@@ -15,8 +15,8 @@ import java.util.function.Supplier;
  * The reads of a statement planned on a shared catalog, each checked against the catalog version the plan was
  * made for: after every read of the store, the catalog's version entry as the store read it along
  * ({@link KvStore#watched}, no extra round trip on a replicated store). The version only moves forward and is
- * read after the data, so an equal version means the data was read while the catalog was the plan's; any other
- * fails the statement ({@code changed}), which is then planned again on the current catalog.
+ * read after the data, so an equal version means the data was read while the catalog was the plan's; one
+ * above it fails the statement ({@code changed}), which is then planned again on the current catalog.
  */
 final class CatalogCheckedView implements ReadView {
 
@@ -35,8 +35,14 @@ final class CatalogCheckedView implements ReadView {
         this.changed = changed;
     }
 
+    /**
+     * Fails when the version read along is above the plan's. Below it, the read was served by a range of a store
+     * cut into ranges whose copy of the version (its catalog fence) has not caught up yet: what that range
+     * holds is then what the plan's version holds there (docs/SCALE.md, "The catalog version across ranges").
+     * A store of one range reads the entry itself, linearizably, after the plan's version was read: never below.
+     */
     private void check() {
-        if (Catalog.versionOf(store.watched(versionKey)) != version) {
+        if (Catalog.versionOf(store.watched(versionKey)) > version) {
             throw changed.get();
         }
     }

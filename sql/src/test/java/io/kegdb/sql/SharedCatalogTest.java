@@ -161,4 +161,32 @@ class SharedCatalogTest {
             }
         }
     }
+
+    /**
+     * A store cut into ranges deletes a dropped table's keys in every range by the record the DROP leaves:
+     * {@code 0000 'D' version} holding the span (each bound a 4-byte length and the bytes; the ranges read it
+     * in that format, docs/SCALE.md). A catalog not shared (one process, one range) leaves none.
+     */
+    @Test
+    void aDropOnASharedCatalogRecordsTheSpanItDeletes() throws SqlError {
+        try (KvStore store = KvStore.inMemory(); SqlDatabase db = SqlDatabase.open(store, SHARED);
+             SqlSession s = db.newSession()) {
+            update(s, "CREATE TABLE gone (k BIGINT PRIMARY KEY, v VARCHAR)");
+            int id = ((Number) rows(s, "SELECT table_id FROM sys.tables WHERE table_name = 'GONE'").get(0).get(0))
+                    .intValue();
+            update(s, "DROP TABLE gone");
+            long version = java.nio.ByteBuffer.wrap(store.get(new byte[]{0, 0, 0, 0, 'M'})).getLong();
+            byte[] key = java.nio.ByteBuffer.allocate(13).putInt(0).put((byte) 'D').putLong(version).array();
+            byte[] expected = java.nio.ByteBuffer.allocate(16).putInt(4).putInt(id).putInt(4).putInt(id + 1).array();
+            org.junit.jupiter.api.Assertions.assertArrayEquals(expected, store.get(key));
+        }
+        try (KvStore store = KvStore.inMemory(); SqlDatabase db = SqlDatabase.open(store);
+             SqlSession s = db.newSession()) {
+            update(s, "CREATE TABLE gone (k BIGINT PRIMARY KEY, v VARCHAR)");
+            update(s, "DROP TABLE gone");
+            try (io.kegdb.engine.KvIterator records = store.scan(new byte[]{0, 0, 0, 0, 'D'}, new byte[]{0, 0, 0, 0, 'E'})) {
+                assertEquals(false, records.hasNext(), "no record of one process's DROP");
+            }
+        }
+    }
 }

@@ -106,21 +106,42 @@ public final class DescriptorKeeper implements AutoCloseable {
 
     /** Makes the meta copy of {@code held} current; false if another write changed it meanwhile (try again). */
     boolean publish(RangeDescriptor held) {
-        byte[] key = held.metaKey();
-        byte[] current = meta.get(key);
-        if (current != null && !isOlder(current, held)) {
+        return publish(meta, List.of(held));
+    }
+
+    /**
+     * Makes the meta range's copies of {@code held} current, in one conditional write (a split's two ranges
+     * together, so no lookup ever finds one half's old copy beside the other's new one); copies that are
+     * current already are left alone.
+     *
+     * @return false if another write changed one of them meanwhile (read again and try again)
+     */
+    public static boolean publish(KvStore meta, List<RangeDescriptor> held) {
+        WriteBatch batch = new WriteBatch();
+        for (RangeDescriptor d : held) {
+            byte[] key = d.metaKey();
+            byte[] current = meta.get(key);
+            if (current == null || isOlder(current, d)) {
+                batch.expect(key, current).put(key, d.encode());
+            }
+        }
+        if (batch.isEmpty()) {
             return true;
         }
         try {
-            meta.write(new WriteBatch().expect(key, current).put(key, held.encode()), Durability.SYNC);
-            LOG.info("group {}: {} written to the meta range", group, held);
+            meta.write(batch, Durability.SYNC);
+            LOG.info("{} written to the meta range", held);
             return true;
         } catch (WriteConflictException changed) {
             return false;
         }
     }
 
-    /** Whether the stored copy is older than {@code held} (an unreadable copy is replaced). */
+    /**
+     * Whether the stored copy is older than {@code held} (an unreadable copy is replaced): a lower generation,
+     * whichever range it is (a split gives both halves the next generation, and the new half takes the old
+     * range's key), or the same range at the same generation with an older replica version.
+     */
     private static boolean isOlder(byte[] stored, RangeDescriptor held) {
         RangeDescriptor copy;
         try {
@@ -128,8 +149,8 @@ public final class DescriptorKeeper implements AutoCloseable {
         } catch (IllegalArgumentException unreadable) {
             return true;
         }
-        return copy.id() == held.id() && (copy.generation() < held.generation()
-                || (copy.generation() == held.generation() && copy.replicaVersion() < held.replicaVersion()));
+        return copy.generation() < held.generation() || (copy.id() == held.id()
+                && copy.generation() == held.generation() && copy.replicaVersion() < held.replicaVersion());
     }
 
     @Override

@@ -30,6 +30,19 @@ public final class MetaKeys {
      * bounds, so no scan of the range's keys meets it.
      */
     public static final byte[] LOCAL_DESCRIPTOR = {0, 0, 0, 0, (byte) 0xFF, 'l', 'd'};
+    /**
+     * Where a replica of a range without the catalog keeps its catalog fence ({@code 00 00 00 00 FF 'l' 'f'}):
+     * the catalog version entry's value as of the last fence command its log applied ({@link CatalogFence}).
+     */
+    public static final byte[] LOCAL_FENCE = {0, 0, 0, 0, (byte) 0xFF, 'l', 'f'};
+    /**
+     * Where a replica records each range split off its range ({@code 00 00 00 00 FF 'l' 's' ⟨id⟩}, the id 8
+     * bytes big-endian): a replica that catches up by a snapshot taken after a split learns from it which new
+     * ranges to host.
+     */
+    private static final byte[] LOCAL_SPLIT = {0, 0, 0, 0, (byte) 0xFF, 'l', 's'};
+    /** The meta range's next range id ({@code 00 00 00 00 FF 'n'}, 8 bytes big-endian), see {@link RangeIds}. */
+    public static final byte[] NEXT_RANGE_ID = {0, 0, 0, 0, (byte) 0xFF, 'n'};
 
     private MetaKeys() {
     }
@@ -65,6 +78,22 @@ public final class MetaKeys {
     public static byte[] descriptorsEnd() {
         byte[] end = PREFIX.clone();
         end[PREFIX.length - 1]++;
+        return end;
+    }
+
+    /** The key of the record of range {@code id}, split off the range holding it (see {@link #LOCAL_SPLIT}). */
+    public static byte[] splitKey(long id) {
+        return java.nio.ByteBuffer.allocate(LOCAL_SPLIT.length + Long.BYTES).put(LOCAL_SPLIT).putLong(id).array();
+    }
+
+    /** The first key of every split record, and the first after them. */
+    public static byte[] splitsStart() {
+        return LOCAL_SPLIT.clone();
+    }
+
+    public static byte[] splitsEnd() {
+        byte[] end = LOCAL_SPLIT.clone();
+        end[end.length - 1]++;
         return end;
     }
 

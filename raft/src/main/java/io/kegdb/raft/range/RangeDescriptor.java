@@ -140,6 +140,38 @@ public final class RangeDescriptor {
         return out.toString();
     }
 
+    /**
+     * The two ranges a split at {@code at} makes (docs/SCALE.md, "Splits"): this range narrowed to
+     * {@code [start, at)} and range {@code newId} over {@code [at, end)}, both at the next generation, with this
+     * range's replicas.
+     *
+     * @throws IllegalArgumentException if {@code at} is not strictly inside the range, lies in the system span
+     *                                  (which never splits), or {@code newId} is this range's id
+     */
+    public RangeDescriptor[] split(byte[] at, long newId) {
+        checkSplit(at);
+        if (newId == id) {
+            throw new IllegalArgumentException("range " + id + " cannot split into itself");
+        }
+        return new RangeDescriptor[]{
+            new RangeDescriptor(id, start, at, generation + 1, replicaVersion, replicas),
+            new RangeDescriptor(newId, at, end, generation + 1, replicaVersion, replicas)};
+    }
+
+    /**
+     * Checks that the range can split at {@code at}.
+     *
+     * @throws IllegalArgumentException if {@code at} is not strictly inside the range or lies in the system span
+     */
+    public void checkSplit(byte[] at) {
+        if (Arrays.compareUnsigned(at, MetaKeys.SYSTEM_SPAN_END) < 0) {
+            throw new IllegalArgumentException("the system span never splits: " + hex(at) + " is inside it");
+        }
+        if (!contains(at) || Arrays.equals(at, start)) {
+            throw new IllegalArgumentException(hex(at) + " is not strictly inside " + this);
+        }
+    }
+
     /** The key this descriptor is stored under in the meta range ({@link MetaKeys#descriptorKey}). */
     public byte[] metaKey() {
         return MetaKeys.descriptorKey(end);

@@ -4,7 +4,9 @@
  * {@link io.kegdb.raft.range.MetaKeys}), the leader's duty to install the initial descriptor and keep the
  * meta range's copy current ({@link io.kegdb.raft.range.DescriptorKeeper}), and the check by which a replica
  * serves a read and applies a write only for its range, generation and bounds
- * ({@link io.kegdb.raft.range.RouteCheck}). The replica's side lives with its state machine in
+ * ({@link io.kegdb.raft.range.RouteCheck}). Stage 3: the catalog version in ranges without the catalog
+ * ({@link io.kegdb.raft.range.CatalogFence}, kept by {@link io.kegdb.raft.range.FenceKeeper}), and splits
+ * ({@link io.kegdb.raft.range.SplitCommand}, ids from {@link io.kegdb.raft.range.RangeIds}). The replica's side lives with its state machine in
  * {@code io.kegdb.raft.replication}; this package imports nothing of it.
  */
 package io.kegdb.raft.range;

@@ -4,6 +4,7 @@ import io.kegdb.engine.Bitcask;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
@@ -95,6 +96,34 @@ public final class DataStore implements AutoCloseable {
                 page.add(pairs.next());
             }
             return page;
+        }
+    }
+
+    /**
+     * The key in the middle, by count, of {@code [from, to)} (a null end: to the last key), or null when the span
+     * holds fewer than two keys. Reads the keys twice without their values.
+     */
+    byte[] middleKey(byte[] from, byte[] to) {
+        lock.readLock().lock();
+        try {
+            long count = 0;
+            try (KeyIterator keys = db.scanKeys(from, to, false)) {
+                while (keys.hasNext()) {
+                    keys.next();
+                    count++;
+                }
+            }
+            if (count < 2) {
+                return null;
+            }
+            try (KeyIterator keys = db.scanKeys(from, to, false)) {
+                for (long i = 0; i < count / 2 && keys.hasNext(); i++) {
+                    keys.next();
+                }
+                return keys.hasNext() ? keys.next() : null;
+            }
+        } finally {
+            lock.readLock().unlock();
         }
     }
 

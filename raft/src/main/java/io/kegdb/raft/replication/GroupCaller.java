@@ -191,8 +191,9 @@ public final class GroupCaller {
     }
 
     /**
-     * A new route after {@code routed} was answered stale: the descriptor the replica answered with when it is
-     * range 1's, else the meta range's (a lookup of the range holding the first key).
+     * A new route after {@code routed} was answered stale: the descriptor the replica answered with (every
+     * replica of a group holds its one range's; a split's new range is its own group), else, when the answer
+     * carries none, the meta range's (a lookup of the range holding the first key).
      */
     private void refresh(RangeDescriptor routed, KvResponse answer, int refreshes, long deadline) {
         if (refreshes >= MAX_ROUTE_REFRESHES) {
@@ -200,11 +201,9 @@ public final class GroupCaller {
                     + routed + " was still stale after " + refreshes + " refreshes: " + answer);
         }
         RangeDescriptor fresh = null;
-        if (answer.status == KvResponse.STALE_ROUTE && answer.descriptor != null) {
-            RangeDescriptor answered = RangeDescriptor.decode(answer.descriptor);
-            if (answered.id() == RangeDescriptor.META_RANGE_ID) {
-                fresh = answered;
-            }
+        if (answer.descriptor != null) {
+            // A replica of this caller's group answers with the descriptor of the group's range: the route.
+            fresh = RangeDescriptor.decode(answer.descriptor);
         }
         if (fresh == null) {
             fresh = lookUpRoute(deadline);

@@ -6,6 +6,9 @@ import com.alipay.sofa.jraft.entity.codec.v2.LogEntryV2CodecFactory;
 import com.alipay.sofa.jraft.option.LogStorageOptions;
 import com.alipay.sofa.jraft.option.RaftOptions;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.CatalogFence;
+import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.SplitCommand;
 import io.kegdb.raft.storage.BitcaskLogStorage;
 
 import java.io.IOException;
@@ -18,7 +21,8 @@ import java.util.List;
 /**
  * Replays the client writes of a stopped node's Raft log through the rules the state machine applies them
  * by, telling for each write entry whether it was applied or answered as a duplicate, or refused (its
- * session unknown, its route stale: the range's descriptor, replayed from the log too, did not hold it).
+ * session unknown, its route stale: the range's descriptor, replayed from the log too, did not hold it; its
+ * catalog version below the range's catalog fence, replayed too).
  */
 public final class LogReplay {
 
@@ -76,6 +80,17 @@ public final class LogReplay {
                 }
                 if (e.kind() == LogEntry.INIT_DESCRIPTOR) {
                     range.install(e.batch());
+                    continue;
+                }
+                if (e.kind() == LogEntry.SPLIT) {
+                    RangeDescriptor[] halves = range.halves(SplitCommand.decode(e.batch()));
+                    if (halves != null) {
+                        range.narrow(halves[0]);
+                    }
+                    continue;
+                }
+                if (e.kind() == LogEntry.FENCE) {
+                    range.advanceFence(CatalogFence.Command.decode(e.batch()));
                     continue;
                 }
                 // Whether a request applies depends on the table and the range's descriptor only, never on an

@@ -10,8 +10,11 @@ import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.range.CatalogFence;
+import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.range.RouteCheck;
+import io.kegdb.raft.range.SplitCommand;
 import io.kegdb.raft.users.Authorizer;
 import io.kegdb.raft.users.Denial;
 
@@ -189,8 +192,7 @@ public final class Replica {
         }
         if (request.rangeId != RouteCheck.UNNAMED && namesARange(request.op)
                 && request.rangeId != range.heldDescriptor().id()) {
-            answer.complete(KvResponse.of(KvResponse.NO_RANGE, "node " + node.getNodeId().getPeerId()
-                    + " hosts no replica of range " + request.rangeId));
+            answer.complete(noRange(request.rangeId));
             return answer;
         }
         try {
@@ -272,6 +274,51 @@ public final class Replica {
      * every replica that holds none); completes once it is applied, exceptionally if it was not.
      */
     public CompletableFuture<Void> proposeInitialDescriptor(RangeDescriptor initial) {
+        return proposeCommand(LogEntry.initDescriptor(System.currentTimeMillis(), initial.encode()), initial.toString());
+    }
+
+    /**
+     * Proposes a catalog fence command (a {@link LogEntry#FENCE} entry, see {@link CatalogFence}); completes once
+     * it is applied, exceptionally if it was not.
+     */
+    public CompletableFuture<Void> proposeFence(CatalogFence.Command command) {
+        return proposeCommand(LogEntry.fence(System.currentTimeMillis(), command.encode()),
+                "the catalog fence at version " + command.version());
+    }
+
+    /**
+     * Proposes a split of this range ({@link LogEntry#SPLIT}); completes once it is applied (a no-op where the
+     * range was no longer at the command's generation), exceptionally if it was not.
+     */
+    public CompletableFuture<Void> proposeSplit(SplitCommand command) {
+        return proposeCommand(LogEntry.split(System.currentTimeMillis(), command.encode()),
+                "the split into range " + command.newId());
+    }
+
+    /**
+     * Where this range splits by size (docs/SCALE.md, "Splits"): its middle key, by count, outside the system
+     * span, once its store holds more than {@code maxKeys} keys or {@code maxBytes} live bytes; null while it
+     * does not, or when too few keys lie outside the system span to split between.
+     */
+    public byte[] sizeSplitPoint(long maxKeys, long maxBytes) {
+        BitcaskStats s = data.stats();
+        if (s.keys() <= maxKeys && s.liveBytes() <= maxBytes) {
+            return null;
+        }
+        RangeDescriptor held = range.heldDescriptor();
+        byte[] start = held.start();
+        byte[] from = java.util.Arrays.compareUnsigned(start, MetaKeys.SYSTEM_SPAN_END) >= 0 ? start
+                : MetaKeys.SYSTEM_SPAN_END;
+        return data.middleKey(from, held.end());
+    }
+
+    /** The catalog fence's version this replica has applied (0: none, or a range holding the catalog). */
+    public long fenceVersion() {
+        return range.fenceVersion();
+    }
+
+    /** Proposes one of the range's own commands, when this node leads; completes once it is applied. */
+    private CompletableFuture<Void> proposeCommand(LogEntry command, String what) {
         CompletableFuture<Void> applied = new CompletableFuture<>();
         if (!node.isLeader()) {
             applied.completeExceptionally(new IllegalStateException("node " + node.getNodeId().getPeerId()
@@ -279,12 +326,12 @@ public final class Replica {
             return applied;
         }
         Task task = new Task();
-        task.setData(ByteBuffer.wrap(LogEntry.initDescriptor(System.currentTimeMillis(), initial.encode()).encode()));
+        task.setData(ByteBuffer.wrap(command.encode()));
         task.setDone(status -> {
             if (status.isOk()) {
                 applied.complete(null);
             } else {
-                applied.completeExceptionally(new IllegalStateException("proposing " + initial + ": " + status));
+                applied.completeExceptionally(new IllegalStateException("proposing " + what + ": " + status));
             }
         });
         node.apply(task);
@@ -325,8 +372,7 @@ public final class Replica {
         };
         return switch (verdict) {
             case SERVE -> served;
-            case NO_RANGE -> KvResponse.of(KvResponse.NO_RANGE, "node " + node.getNodeId().getPeerId()
-                    + " hosts no replica of range " + request.rangeId);
+            case NO_RANGE -> noRange(request.rangeId);
             case STALE_ROUTE -> {
                 if (request.op == KvRequest.SNAPSHOT_OPEN) {
                     snapshots.close(served.snapshot);
@@ -335,6 +381,18 @@ public final class Replica {
                         + " is not the route of this read");
             }
         };
+    }
+
+    /**
+     * The answer to a request naming a range this replica's group does not replicate, with the range it does
+     * (the group's range: after a split, a client of the new range's group learns its route from it).
+     */
+    private KvResponse noRange(long rangeId) {
+        RangeDescriptor held = range.heldDescriptor();
+        KvResponse r = KvResponse.of(KvResponse.NO_RANGE, "node " + node.getNodeId().getPeerId()
+                + " hosts no replica of range " + rangeId + " in group " + group + ", which is " + held);
+        r.descriptor = held.encode();
+        return r;
     }
 
     /** A stale route's answer, with the descriptor this replica holds now. */
@@ -380,7 +438,7 @@ public final class Replica {
             }
         }
         if (request.watch != null) {
-            watched(r, data.get(request.watch));
+            watched(r, data.get(range.watchedKey(request.watch)));
         }
         return r;
     }
@@ -402,7 +460,7 @@ public final class Replica {
             r.snapshot = snapshots.add(opened);
             r.node = node.getNodeId().getPeerId().toString();
             if (request.watch != null) {
-                watched(r, opened.get(request.watch));
+                watched(r, opened.get(range.watchedKey(request.watch)));
             }
             return r;
         }
@@ -427,7 +485,7 @@ public final class Replica {
                 }
             }
             if (request.watch != null) {
-                watched(r, snapshot.get(request.watch));
+                watched(r, snapshot.get(range.watchedKey(request.watch)));
             }
             return r;
         } catch (SnapshotTooOldException | IllegalStateException gone) {

@@ -5,6 +5,7 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.CatalogFence;
 import io.kegdb.raft.range.RangeDescriptor;
 import org.junit.jupiter.api.Test;
 
@@ -123,6 +124,18 @@ class CodecsTest {
     }
 
     @Test
+    void aFenceEntryCarriesItsCommand() {
+        CatalogFence.Command command = new CatalogFence.Command(new byte[]{0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 9},
+                List.<byte[][]>of(new byte[][]{{0, 0, 0, 7}, {0, 0, 0, 8}}));
+        LogEntry back = LogEntry.decode(LogEntry.fence(13, command.encode()).encode());
+        assertEquals(LogEntry.FENCE, back.kind());
+        CatalogFence.Command decoded = CatalogFence.Command.decode(back.batch());
+        assertEquals(4, decoded.version());
+        assertArrayEquals(new byte[]{0, 0, 0, 8}, decoded.spans().get(0)[1]);
+        assertThrows(IllegalArgumentException.class, () -> CatalogFence.Command.decode(new byte[]{1, 0, 0}));
+    }
+
+    @Test
     void aReplicaInstallsTheInitialDescriptorOnceAndChecksWritesByIt() {
         ReplicaRange range = new ReplicaRange();
         assertNull(range.stored());
@@ -139,9 +152,9 @@ class CodecsTest {
                 List.of("h:2"));
         assertNull(range.install(other.encode()), "a second proposal changes nothing");
         assertEquals(first, range.stored());
-        range.load(null);
+        range.load(null, null);
         assertNull(range.stored(), "a snapshot without a descriptor");
-        range.load(other.encode());
+        range.load(other.encode(), null);
         assertEquals(other, range.stored());
         assertFalse(range.applies(1, 1, put), "generation 9 now");
         assertTrue(range.applies(1, 9, put));

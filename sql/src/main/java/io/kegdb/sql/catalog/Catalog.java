@@ -26,7 +26,8 @@ import java.util.TreeMap;
  *
  * <p>Each DDL also claims its new version with a put-if-absent of {@code 0000 'V' version} in the same atomic
  * batch, so two catalogs over one shared store (processes of a Raft group) cannot both make version n+1 from
- * version n: the loser re-reads the catalog and tries again on the new state. A shared catalog is re-read when
+ * version n: the loser re-reads the catalog and tries again on the new state. A shared catalog's DROP also
+ * records the span of keys it deletes at {@code 0000 'D' version}, for stores cut into ranges. A shared catalog is re-read when
  * {@link #refresh()} finds that the stored version moved.
  */
 public final class Catalog {
@@ -42,6 +43,7 @@ public final class Catalog {
     private static final byte[] TABLE_PREFIX_END = {0, 0, 0, 0, 'U'};
     private static final byte[] META_KEY = {0, 0, 0, 0, 'M'};
     private static final byte VERSION_CLAIM = 'V';
+    private static final byte DROP_RECORD = 'D';
     /** DDL attempts against concurrent DDL of other processes before giving up with 40001. */
     private static final int DDL_ATTEMPTS = 20;
 
@@ -260,8 +262,12 @@ public final class Catalog {
             throw new SqlError(SqlState.TABLE_NOT_FOUND, "table " + schema + "." + name + " does not exist");
         }
         long version = snapshot.version() + 1;
-        store.write(new WriteBatch().putIfAbsent(versionClaim(version), new byte[0])
-                .delete(entryKey(schema, name)).put(META_KEY, meta(version, nextId)), Durability.SYNC);
+        WriteBatch batch = new WriteBatch().putIfAbsent(versionClaim(version), new byte[0])
+                .delete(entryKey(schema, name)).put(META_KEY, meta(version, nextId));
+        if (shared) {
+            batch.put(dropRecord(version), span(def.prefix(), def.prefixEnd()));
+        }
+        store.write(batch, Durability.SYNC);
         Map<String, Map<String, TableDef>> schemas = mutableCopy();
         schemas.get(schema).remove(name);
         if (schemas.get(schema).isEmpty() && !DEFAULT_SCHEMA.equals(schema)) {
@@ -305,6 +311,22 @@ public final class Catalog {
 
     private static byte[] versionClaim(long version) {
         return ByteBuffer.allocate(13).putInt(0).put(VERSION_CLAIM).putLong(version).array();
+    }
+
+    /**
+     * The record a shared catalog's DROP at {@code version} leaves of the keys it deletes, {@code 0000 'D'
+     * version}: a store cut into ranges deletes them in every range by that record, in the range's own log, so
+     * that a write of the dropped table applied there late is deleted too (docs/SCALE.md, "The catalog version
+     * across ranges", which names the format: the span's first key and the first key after it, each a 4-byte
+     * length and the bytes).
+     */
+    private static byte[] dropRecord(long version) {
+        return ByteBuffer.allocate(13).putInt(0).put(DROP_RECORD).putLong(version).array();
+    }
+
+    private static byte[] span(byte[] from, byte[] to) {
+        return ByteBuffer.allocate(8 + from.length + to.length).putInt(from.length).put(from).putInt(to.length).put(to)
+                .array();
     }
 
     private static byte[] entryKey(String schema, String name) {
