@@ -71,6 +71,20 @@ class ReplicatedStoreTest {
         List<byte[]> keys = List.of(b("b"), b("absent"), b("from-client"), b("b"));
         assertEquals(expected, cluster.nodes.get(follower).getAll(keys).stream().map(TestBytes::s).toList());
         assertEquals(expected, client.getAll(keys).stream().map(TestBytes::s).toList());
+        // one request for all the keys; an answer past a megabyte comes in more than one
+        long before = requests(client);
+        client.getAll(keys);
+        assertEquals(1, requests(client) - before, "one request for four keys");
+        byte[] large = new byte[700_000];
+        java.util.Arrays.fill(large, (byte) 7);
+        client.write(new WriteBatch().put(b("large1"), large).put(b("large2"), large), Durability.SYNC);
+        before = requests(client);
+        List<byte[]> values = client.getAll(List.of(b("large1"), b("b"), b("large2"), b("absent")));
+        assertEquals(2, requests(client) - before, "1.4 MB of values: two answers");
+        assertArrayEquals(large, values.get(0));
+        assertEquals("y", s(values.get(1)));
+        assertArrayEquals(large, values.get(2));
+        assertNull(values.get(3));
 
         // put-if-absent is decided at apply time and the conflict travels back to the proposer
         KeyExistsException fromClient = assertThrows(KeyExistsException.class, () -> client.write(
@@ -101,6 +115,8 @@ class ReplicatedStoreTest {
         KvSnapshot snapshot = client.snapshot();
         client.write(new WriteBatch().put(b("c"), b("later")).delete(b("bb")).put(b("ba"), b("new")), Durability.SYNC);
         assertEquals("second", s(snapshot.get(b("c"))));
+        assertEquals(java.util.Arrays.asList("second", null, "y"),
+                snapshot.getAll(List.of(b("c"), b("ba"), b("b"))).stream().map(TestBytes::s).toList());
         List<String> seen = new ArrayList<>();
         try (KvIterator it = snapshot.scan(b("b"), b("c"), false)) {
             it.forEachRemaining(kv -> seen.add(s(kv.key()) + "=" + s(kv.value())));
@@ -230,5 +246,11 @@ class ReplicatedStoreTest {
             assertTrue(System.nanoTime() - start < TimeUnit.SECONDS.toNanos(10), "bounded by the request timeout");
             assertThrows(ReplicationException.class, () -> store.get(b("k")));
         }
+    }
+
+    /** The requests {@code store} (a thin client) has sent ({@code kegdb.raft.client.requests}). */
+    private static long requests(KvStore store) {
+        return (long) store.meters().stream().filter(m -> m.name().equals("kegdb.raft.client.requests")).findFirst()
+                .orElseThrow().read();
     }
 }

@@ -238,7 +238,7 @@ final class KegDatabase implements SqlDatabase {
             synchronized (this) {
                 p = planner;
                 if (p == null) {
-                    p = new CalcitePlanner();
+                    p = new CalcitePlanner(meters.planning());
                     planner = p;
                 }
             }

@@ -18,6 +18,7 @@ import static io.kegdb.sql.SqlTestSupport.update;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotSame;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
@@ -250,5 +251,70 @@ class LookupJoinTest {
         }
         assertEquals(3, store.multiGets.get(), "batches of 256 outer rows");
         assertEquals(600, store.multiGetKeys.get());
+    }
+
+    /**
+     * Inside a transaction the lookups read through its overlay: its own uncommitted writes (an update, an
+     * insert, a delete) are what the join finds, still with one multi-get for the keys it did not write.
+     */
+    @Test
+    void aLookupJoinInATransactionSeesItsOwnUncommittedWrites() throws SqlError {
+        String sql = "SELECT kv.k, other.v FROM kv LEFT JOIN other ON kv.k = other.k WHERE kv.k BETWEEN 100 AND 199";
+        try (SqlSession t = db.newSession()) {
+            t.setAutoCommit(false);
+            update(t, "UPDATE other SET v = 'mine' WHERE k = 150");
+            update(t, "INSERT INTO other VALUES (151, 'new')");
+            update(t, "DELETE FROM other WHERE k = 160");
+            assertTrue(explain(sql).contains("KvLookupJoin(table=[[PUBLIC, OTHER]]"), explain(sql));
+            store.reset();
+            List<List<Object>> rows = rows(t, sql);
+            assertEquals(100, rows.size());
+            assertEquals(row(140L, "o140"), rows.get(40));
+            assertEquals(row(150L, "mine"), rows.get(50));
+            assertEquals(row(151L, "new"), rows.get(51));
+            assertEquals(row(160L, null), rows.get(60));
+            assertEquals(row(170L, "o170"), rows.get(70));
+            assertEquals(1, store.multiGets.get(), "one multi-get of the keys the transaction did not write");
+            assertEquals(97, store.multiGetKeys.get());
+            assertEquals(0, store.gets.get());
+            t.rollback();
+        }
+        assertEquals(List.of(row(150L, "o150"), row(160L, "o160")),
+                rows(s, "SELECT k, v FROM other WHERE k IN (150, 151, 160) ORDER BY k"), "nothing committed");
+    }
+
+    /**
+     * A SERIALIZABLE transaction records every key its lookups read, found or not: a concurrent commit that
+     * changes a looked-up row, or inserts a key the join looked up and did not find, fails its commit with 40001
+     * and nothing of it is written; with no such change it commits.
+     */
+    @Test
+    void aSerializableTransactionFailsWhenARowItsLookupJoinReadChanged() throws SqlError {
+        String sql = "SELECT kv.k, other.v FROM kv LEFT JOIN other ON kv.k = other.k WHERE kv.k BETWEEN 300 AND 399";
+        assertTrue(explain(sql).contains("KvLookupJoin(table=[[PUBLIC, OTHER]]"), explain(sql));
+        String[][] changes = {
+            {"UPDATE other SET v = 'changed' WHERE k = 370", "UPDATE other SET v = 'o370' WHERE k = 370"},
+            {"INSERT INTO other VALUES (371, 'appeared')", "DELETE FROM other WHERE k = 371"},
+            {null, "DELETE FROM kv WHERE k = -1"},
+        };
+        for (String[] change : changes) {
+            try (SqlSession t = db.newSession()) {
+                t.setIsolation(Isolation.SERIALIZABLE);
+                t.setAutoCommit(false);
+                assertEquals(100, rows(t, sql).size());
+                update(t, "INSERT INTO kv VALUES (-1, 'written')");
+                if (change[0] != null) {
+                    update(s, change[0]);
+                    SqlError e = assertThrows(SqlError.class, t::commit);
+                    assertEquals("40001", e.sqlState(), e.getMessage());
+                    assertEquals(List.of(), rows(s, "SELECT v FROM kv WHERE k = -1"), "nothing written");
+                } else {
+                    t.commit();
+                    assertEquals(List.of(row("written")), rows(s, "SELECT v FROM kv WHERE k = -1"));
+                }
+            } finally {
+                update(s, change[1]);
+            }
+        }
     }
 }

@@ -92,14 +92,15 @@ class PushdownTest {
         assertEquals(0, store.gets.get());
         store.reset();
         StringBuilder in = new StringBuilder();
-        for (int i = 0; i < 12; i++) {
-            in.append(i == 0 ? "" : ", ").append(i * 7919);
+        for (int i = 0; i < 50; i++) {
+            in.append(i == 0 ? "" : ", ").append(i * 1999);
         }
         List<List<Object>> found = rows(s, "SELECT id, name FROM big WHERE id IN (" + in + ") ORDER BY id");
-        assertEquals(12, found.size());
-        assertEquals(row(7919L, "name7919"), found.get(1));
-        assertEquals(1, store.multiGets.get(), "IN of 12 keys: one multi-get");
-        assertEquals(12, store.multiGetKeys.get());
+        assertEquals(50, found.size());
+        assertEquals(row(1999L, "name1999"), found.get(1));
+        assertEquals(row(49 * 1999L, "name" + 49 * 1999), found.get(49));
+        assertEquals(1, store.multiGets.get(), "IN of 50 keys: one multi-get");
+        assertEquals(50, store.multiGetKeys.get());
         assertEquals(0, store.gets.get() + store.scans.get());
     }
 

@@ -231,6 +231,68 @@ class RoundTripsTest {
         }
     }
 
+    /**
+     * Keys read in bulk are one request: an IN list of 50 keys one multi-get, a lookup join over 100 outer rows
+     * one scan of the outer range and one multi-get of the keys its rows name (not a get per row).
+     */
+    @Test
+    void anInListAndALookupJoinReadTheirKeysInOneRoundTrip() throws Exception {
+        try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+            s.executeUpdate("CREATE TABLE refs (id BIGINT PRIMARY KEY, target BIGINT)");
+            c.setAutoCommit(false);
+            try (PreparedStatement insert = c.prepareStatement("INSERT INTO t VALUES (?, ?)");
+                 PreparedStatement ref = c.prepareStatement("INSERT INTO refs VALUES (?, ?)")) {
+                for (long id = 5000; id < 5100; id++) {
+                    insert.setLong(1, id);
+                    insert.setString(2, "v" + id);
+                    insert.addBatch();
+                    ref.setLong(1, id - 5000);
+                    ref.setLong(2, id);
+                    ref.addBatch();
+                }
+                insert.executeBatch();
+                ref.executeBatch();
+            }
+            c.commit();
+            c.setAutoCommit(true);
+
+            StringBuilder in = new StringBuilder();
+            for (long id = 5000; id < 5100; id += 2) {
+                in.append(in.length() == 0 ? "" : ", ").append(id);
+            }
+            String inList = "SELECT id, v FROM t WHERE id IN (" + in + ") ORDER BY id";
+            s.executeQuery(inList).close(); // plans and caches once
+            int[] rows = {0};
+            assertEquals(1, tripsOf(() -> {
+                try (ResultSet rs = s.executeQuery(inList)) {
+                    while (rs.next()) {
+                        rows[0]++;
+                    }
+                }
+            }), "50 keys, one multi-get");
+            assertEquals(50, rows[0]);
+
+            String join = "SELECT refs.id, t.v FROM refs LEFT JOIN t ON refs.target = t.id"
+                    + " WHERE refs.id BETWEEN 0 AND 99 ORDER BY refs.id";
+            try (ResultSet rs = s.executeQuery("EXPLAIN PLAN FOR " + join)) {
+                assertTrue(rs.next());
+                assertTrue(rs.getString(1).contains("KvLookupJoin(table=[[PUBLIC, T]]"), rs.getString(1));
+            }
+            s.executeQuery(join).close();
+            List<String> values = new ArrayList<>();
+            assertEquals(2, tripsOf(() -> {
+                try (ResultSet rs = s.executeQuery(join)) {
+                    while (rs.next()) {
+                        values.add(rs.getString(2));
+                    }
+                }
+            }), "one scan of refs, one multi-get of t");
+            assertEquals(100, values.size());
+            assertEquals("v5000", values.get(0));
+            assertEquals("v5099", values.get(99));
+        }
+    }
+
     private static long count(Connection c, String sql) throws SQLException {
         try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery(sql)) {
             assertTrue(rs.next());

@@ -25,9 +25,10 @@ import static org.junit.jupiter.api.Assertions.fail;
  *
  * <p>A normal build runs 1,200 cases; {@code -Pstress} (kegdb.stress=true) 200,000 or 20 minutes, whichever
  * comes first; {@code -Dkegdb.differential.cases=N} and {@code -Dkegdb.differential.minutes=M} set either. A normal
- * build uses one fixed seed, -Pstress a new one every run (printed); {@code -Dkegdb.differential.seed=N} replays one. Defects still open
- * ({@link OpenIssue}) have their shapes held back, or their failures counted without failing the build, unless
- * {@code -Dkegdb.differential.all=true}.
+ * build uses one fixed seed, -Pstress a new one every run (printed); {@code -Dkegdb.differential.seed=N} replays one.
+ * Defects still open ({@link OpenIssue}) have their shapes held back, or their failures counted without failing the
+ * build, unless {@code -Dkegdb.differential.all=true}. {@code -Dkegdb.differential.script=FILE} writes the rounds and
+ * cases run to a file ({@link StatementScript}), which the benchmark of statements seen once replays.
  */
 class DifferentialTest {
 
@@ -79,6 +80,7 @@ class DifferentialTest {
         }
         Map<String, List<Failure>> failures = new LinkedHashMap<>();
         int run = 0;
+        StatementScript script = StatementScript.fromProperty();
         for (int round = 0; run < CASES && System.nanoTime() < deadline; round++) {
             List<RandomTable> tables = new ArrayList<>();
             int count = 2 + random.nextInt(3);
@@ -87,9 +89,15 @@ class DifferentialTest {
             }
             DatabaseSet.Store store = round % 2 == 0 ? DatabaseSet.Store.MEMORY : DatabaseSet.Store.FILE;
             CaseGenerator generator = new CaseGenerator(random, tables);
+            if (script != null) {
+                script.round(store, tables);
+            }
             try (DatabaseSet set = new DatabaseSet(tables, store, scratch)) {
                 for (int i = 0; i < CASES_PER_ROUND && run < CASES && System.nanoTime() < deadline; i++) {
                     Case c = generator.next();
+                    if (script != null) {
+                        script.add(c);
+                    }
                     long start = System.nanoTime();
                     Referee.Verdict v = Referee.judge(set, c);
                     run++;
@@ -117,6 +125,9 @@ class DifferentialTest {
                     }
                 }
             }
+        }
+        if (script != null) {
+            script.close();
         }
         System.out.println(summary(tallies, run) + String.format("%nin %.1f s", (System.nanoTime() - began) / 1e9));
         String report = report(failures, deadline + SHRINK_NANOS);

@@ -73,18 +73,23 @@ record RandomTable(String name, ColumnType keyType, ColumnType valueType, List<O
         }
     }
 
-    @Override
-    public String toString() {
-        StringBuilder sb = new StringBuilder(ddl(Dialect.KEGDB)).append(";");
-        if (!rows.isEmpty()) {
-            sb.append(" INSERT INTO ").append(name).append(" VALUES ");
-            for (int i = 0; i < rows.size(); i++) {
-                Object[] row = rows.get(i);
-                sb.append(i > 0 ? ", " : "").append('(').append(keyType.literal(row[0])).append(", ")
-                        .append(row[1] == null ? "NULL" : valueType.literal(row[1])).append(')');
-            }
-            sb.append(';');
+    /** The rows as one INSERT of literals (KegDB's and H2's SQL), or null for an empty table. */
+    String insertSql() {
+        if (rows.isEmpty()) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder("INSERT INTO ").append(name).append(" VALUES ");
+        for (int i = 0; i < rows.size(); i++) {
+            Object[] row = rows.get(i);
+            sb.append(i > 0 ? ", " : "").append('(').append(keyType.literal(row[0])).append(", ")
+                    .append(row[1] == null ? "NULL" : valueType.literal(row[1])).append(')');
         }
         return sb.toString();
+    }
+
+    @Override
+    public String toString() {
+        String insert = insertSql();
+        return ddl(Dialect.KEGDB) + ";" + (insert == null ? "" : " " + insert + ";");
     }
 }

@@ -78,6 +78,15 @@ public final class DataStore implements AutoCloseable {
         }
     }
 
+    List<byte[]> getAll(List<byte[]> keys) {
+        lock.readLock().lock();
+        try {
+            return db.getAll(keys);
+        } finally {
+            lock.readLock().unlock();
+        }
+    }
+
     /** Up to {@code limit} pairs in {@code [from, to)}, ascending or descending. */
     List<KeyValue> page(byte[] from, byte[] to, int limit, boolean descending) {
         lock.readLock().lock();

@@ -35,6 +35,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.function.Function;
 
 /**
  * The {@link KvStore} view of a Raft group: each {@link #write} is one log entry committed on a majority
@@ -81,6 +82,35 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
         Objects.requireNonNull(key, "key");
         checkOpen();
         return read(KvRequest.get(group, key, localReads), readTarget).value;
+    }
+
+    /**
+     * One request for all the keys (a read index, then the values read from one state of the node), and more
+     * only when the answer would be large: a node answers the values of the first keys up to about
+     * {@link MultiGetCodec#ANSWER_BYTES}, and the rest are asked for again, as a scan's pages are.
+     */
+    @Override
+    public List<byte[]> getAll(List<byte[]> keys) {
+        Objects.requireNonNull(keys, "keys");
+        MultiGetCodec.checkKeys(keys);
+        checkOpen();
+        return multiGet(keys, rest -> read(KvRequest.multiGet(group, rest, localReads), readTarget));
+    }
+
+    /** The values of {@code keys}, asking {@code ask} for the keys not answered yet until all are. */
+    private static List<byte[]> multiGet(List<byte[]> keys,
+                                         Function<List<byte[]>, KvResponse> ask) {
+        List<byte[]> values = new ArrayList<>(keys.size());
+        while (values.size() < keys.size()) {
+            int rest = keys.size() - values.size();
+            List<byte[]> page = MultiGetCodec.decode(ask.apply(keys.subList(values.size(), keys.size())).page);
+            if (page.isEmpty() || page.size() > rest) {
+                throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE,
+                        "a multi-get of " + rest + " keys was answered with " + page.size() + " values");
+            }
+            values.addAll(page);
+        }
+        return values;
     }
 
     /** Every read request names the watched key, and its answer says what the key held then. */
@@ -214,6 +244,13 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
         public byte[] get(byte[] key) {
             Objects.requireNonNull(key, "key");
             return call(KvRequest.get(group, key, true)).value;
+        }
+
+        @Override
+        public List<byte[]> getAll(List<byte[]> keys) {
+            Objects.requireNonNull(keys, "keys");
+            MultiGetCodec.checkKeys(keys);
+            return multiGet(keys, rest -> call(KvRequest.multiGet(group, rest, true)));
         }
 
         @Override

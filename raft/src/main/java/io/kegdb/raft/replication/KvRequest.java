@@ -1,6 +1,7 @@
 package io.kegdb.raft.replication;
 
 import java.io.Serializable;
+import java.util.List;
 
 /**
  * A request to a node of the group, sent over the node's RPC server; see {@link KvRequestProcessor}.
@@ -27,6 +28,8 @@ public final class KvRequest implements Serializable {
     static final byte LOGIN = 9;
     static final byte USER_COMMAND = 10;
     static final byte LIST_USERS = 11;
+    /** Many keys' values in one read (see {@link MultiGetCodec}). */
+    static final byte MULTI_GET = 12;
 
     /** 0: no session fields (see the class comment); {@value #SESSION_VERSION}: with them. Set by the
      *  factories, not by an initializer, so that a request decoded without the field reads 0. */
@@ -45,6 +48,8 @@ public final class KvRequest implements Serializable {
     byte[] batch;
     /** GET: the key. */
     byte[] key;
+    /** MULTI_GET: the keys, a {@link MultiGetCodec} list. */
+    byte[] keys;
     /** SCAN: the bounds (null = open), the page size and the direction. */
     byte[] from;
     byte[] to;
@@ -52,7 +57,8 @@ public final class KvRequest implements Serializable {
     boolean descending;
     /** Reads: serve from the receiving node's state as it is, without a read index round. */
     boolean local;
-    /** GET, SCAN, SNAPSHOT_CLOSE: the id of a snapshot the receiving node opened (0: none, read the store). */
+    /** GET, MULTI_GET, SCAN, SNAPSHOT_CLOSE: the id of a snapshot the receiving node opened (0: none, read the
+     *  store). */
     long snapshot;
     /** On a cluster with users, every request but a LOGIN: the ticket the login returned (checked by the
      *  receiving node, see {@code io.kegdb.raft.users.Authorizer}). */
@@ -62,7 +68,8 @@ public final class KvRequest implements Serializable {
     String password;
     /** USER_COMMAND: the encoded {@code UserCommand}. */
     byte[] command;
-    /** GET, SCAN, SNAPSHOT_OPEN: a key to read after the request's own data and answer along (null: none). */
+    /** GET, MULTI_GET, SCAN, SNAPSHOT_OPEN: a key to read after the request's own data and answer along (null:
+     *  none). */
     byte[] watch;
     /** Every request: the range it is meant for and the generation of the descriptor the client routed by;
      *  0 (a client from before ranges): none named (see {@link io.kegdb.raft.range.RouteCheck}). */
@@ -107,6 +114,14 @@ public final class KvRequest implements Serializable {
         return r;
     }
 
+    /** The values of {@code keys}, read from one state (one read index); see {@link MultiGetCodec}. */
+    static KvRequest multiGet(String group, List<byte[]> keys, boolean local) {
+        KvRequest r = of(group, MULTI_GET);
+        r.keys = MultiGetCodec.encode(keys);
+        r.local = local;
+        return r;
+    }
+
     static KvRequest scan(String group, byte[] from, byte[] to, int limit, boolean descending, boolean local) {
         KvRequest r = of(group, SCAN);
         r.from = from;
@@ -128,7 +143,8 @@ public final class KvRequest implements Serializable {
         return r;
     }
 
-    /** This GET or SCAN reads snapshot {@code id} of the node that opened it: a fixed state, no read index. */
+    /** This GET, MULTI_GET or SCAN reads snapshot {@code id} of the node that opened it: a fixed state, no read
+     *  index. */
     KvRequest at(long id) {
         this.snapshot = id;
         this.local = true;

@@ -56,7 +56,7 @@ public final class KvResponse implements Serializable {
     boolean existed;
     /** SNAPSHOT_OPEN: the id of the snapshot opened. */
     long snapshot;
-    /** SCAN: a {@link PageCodec} page. */
+    /** SCAN: a {@link PageCodec} page; MULTI_GET: the values of the first keys, a {@link MultiGetCodec} list. */
     byte[] page;
     /** STATS: keys, segments, live bytes, dead bytes, merges, keydir bytes.
      *  STATUS: term, commit index, applied index, first log index, last log index. */

@@ -80,7 +80,7 @@ public final class KvWireSerializer implements Serializer {
                 .bytes(8, r.batch).bytes(9, r.key).bytes(10, r.from).bytes(11, r.to)
                 .varint(12, r.limit).flag(13, r.descending).flag(14, r.local).varint(15, r.snapshot)
                 .bytes(16, r.ticket).string(17, r.user).string(18, r.password).bytes(19, r.command)
-                .bytes(20, r.watch).varint(21, r.rangeId).varint(22, r.generation)
+                .bytes(20, r.watch).varint(21, r.rangeId).varint(22, r.generation).bytes(23, r.keys)
                 .end();
     }
 
@@ -111,6 +111,7 @@ public final class KvWireSerializer implements Serializer {
                 case 20 -> r.watch = in.bytes();
                 case 21 -> r.rangeId = in.varint();
                 case 22 -> r.generation = in.varint();
+                case 23 -> r.keys = in.bytes();
                 default -> in.skip();
             }
         }

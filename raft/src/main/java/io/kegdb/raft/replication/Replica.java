@@ -114,6 +114,11 @@ public final class Replica {
         try {
             switch (r.op) {
                 case KvRequest.GET -> users.checkGet(r.ticket, r.key);
+                case KvRequest.MULTI_GET -> {
+                    for (byte[] key : MultiGetCodec.decode(r.keys)) {
+                        users.checkGet(r.ticket, key);
+                    }
+                }
                 case KvRequest.SCAN -> users.checkScan(r.ticket, r.from, r.to);
                 case KvRequest.WRITE -> users.checkWrite(r.ticket, BatchCodec.decode(r.batch));
                 case KvRequest.USER_COMMAND -> users.checkAdmin(r.ticket, "changing users");
@@ -349,7 +354,8 @@ public final class Replica {
     /** The requests that read or write the range's data, and so name a range. */
     private static boolean namesARange(byte op) {
         return switch (op) {
-            case KvRequest.GET, KvRequest.SCAN, KvRequest.SNAPSHOT_OPEN, KvRequest.WRITE, KvRequest.USER_COMMAND -> true;
+            case KvRequest.GET, KvRequest.MULTI_GET, KvRequest.SCAN, KvRequest.SNAPSHOT_OPEN, KvRequest.WRITE,
+                 KvRequest.USER_COMMAND -> true;
             default -> false;
         };
     }
@@ -365,6 +371,7 @@ public final class Replica {
         RangeDescriptor held = range.heldDescriptor();
         RouteCheck.Verdict verdict = switch (request.op) {
             case KvRequest.GET -> RouteCheck.read(held, request.rangeId, request.generation, request.key);
+            case KvRequest.MULTI_GET -> multiGetRoute(held, request);
             case KvRequest.SCAN -> RouteCheck.read(held, request.rangeId, request.generation, request.from, request.to);
             case KvRequest.SNAPSHOT_OPEN -> RouteCheck.read(held, request.rangeId, request.generation, held.start(),
                     held.end());
@@ -395,6 +402,17 @@ public final class Replica {
         return r;
     }
 
+    /** A multi-get's route holds if it holds for each of its keys. */
+    private static RouteCheck.Verdict multiGetRoute(RangeDescriptor held, KvRequest request) {
+        for (byte[] key : MultiGetCodec.decode(request.keys)) {
+            RouteCheck.Verdict v = RouteCheck.read(held, request.rangeId, request.generation, key);
+            if (v != RouteCheck.Verdict.SERVE) {
+                return v;
+            }
+        }
+        return RouteCheck.Verdict.SERVE;
+    }
+
     /** A stale route's answer, with the descriptor this replica holds now. */
     private KvResponse staleRoute(String what) {
         RangeDescriptor held = range.heldDescriptor();
@@ -409,12 +427,17 @@ public final class Replica {
     }
 
     private KvResponse serve(KvRequest request) {
+        if (request.op == KvRequest.MULTI_GET && request.keys == null) {
+            return KvResponse.of(KvResponse.FAILED, "a multi-get without keys");
+        }
         if (request.snapshot != 0 || request.op == KvRequest.SNAPSHOT_OPEN) {
             return snapshotRequest(request);
         }
         KvResponse r = KvResponse.ok();
         switch (request.op) {
             case KvRequest.GET -> r.value = data.get(request.key);
+            case KvRequest.MULTI_GET -> r.page = MultiGetCodec.encodeAnswer(
+                    data.getAll(MultiGetCodec.decode(request.keys)), MultiGetCodec.ANSWER_BYTES);
             case KvRequest.SCAN -> r.page = PageCodec.encode(
                     data.page(request.from, request.to, Math.max(1, request.limit), request.descending));
             case KvRequest.LIST_USERS -> r.value = users.listUsers();
@@ -478,6 +501,8 @@ public final class Replica {
             KvResponse r = KvResponse.ok();
             switch (request.op) {
                 case KvRequest.GET -> r.value = snapshot.get(request.key);
+                case KvRequest.MULTI_GET -> r.page = MultiGetCodec.encodeAnswer(
+                        snapshot.getAll(MultiGetCodec.decode(request.keys)), MultiGetCodec.ANSWER_BYTES);
                 case KvRequest.SCAN -> r.page = PageCodec.encode(DataStore.page(
                         snapshot.scan(request.from, request.to, request.descending), Math.max(1, request.limit)));
                 default -> {

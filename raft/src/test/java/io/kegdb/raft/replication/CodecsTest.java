@@ -27,6 +27,25 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /** The log entry and scan page encodings, and paging a scan. */
 class CodecsTest {
 
+    /** A multi-get's keys and values: order, empty and absent kept; a large answer holds a prefix of the values. */
+    @Test
+    void aMultiGetListKeepsOrderAndAbsenceAndALargeAnswerIsCutAfterItsBudget() {
+        List<byte[]> values = Arrays.asList(b("x"), null, new byte[0], b("y"));
+        List<String> back = MultiGetCodec.decode(MultiGetCodec.encode(values)).stream()
+                .map(v -> v == null ? "null" : "'" + s(v) + "'").toList();
+        assertEquals(List.of("'x'", "null", "''", "'y'"), back);
+        assertEquals(4, MultiGetCodec.decode(MultiGetCodec.encodeAnswer(values, 10)).size());
+
+        List<byte[]> big = List.of(new byte[600], new byte[600], new byte[10], new byte[600]);
+        assertEquals(1, MultiGetCodec.decode(MultiGetCodec.encodeAnswer(big, 1000)).size());
+        assertEquals(2, MultiGetCodec.decode(MultiGetCodec.encodeAnswer(big.subList(1, 4), 1000)).size(),
+                "600 and 10 bytes fit, the next 600 do not");
+        assertEquals(1, MultiGetCodec.decode(MultiGetCodec.encodeAnswer(List.of(new byte[5000]), 1000)).size(),
+                "one value larger than the budget is answered alone");
+        assertThrows(IllegalArgumentException.class, () -> MultiGetCodec.decode(new byte[] {0, 0, 0, 2, 0}));
+        assertThrows(IllegalArgumentException.class, () -> MultiGetCodec.checkKeys(Arrays.asList(b("a"), null)));
+    }
+
     @Test
     void aBatchSurvivesEncodingWithItsOrderAndKinds() {
         WriteBatch batch = new WriteBatch().put(b("a"), b("1")).delete(b("b")).putIfAbsent(b("c"), new byte[0])

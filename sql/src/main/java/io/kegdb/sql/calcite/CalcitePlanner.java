@@ -6,6 +6,7 @@ import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.plan.StatementFailure;
+import io.kegdb.sql.stats.PlanningTimes;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
@@ -74,6 +75,12 @@ public final class CalcitePlanner {
     static final SqlParser.Config PARSER = SqlParser.config().withConformance(SqlConformanceEnum.LENIENT);
 
     private final JavaTypeFactory typeFactory = new KegTypeFactory();
+    private final PlanningTimes times;
+
+    /** @param times where each planning's phases are added up */
+    public CalcitePlanner(PlanningTimes times) {
+        this.times = times;
+    }
 
     JavaTypeFactory typeFactory() {
         return typeFactory;
@@ -91,11 +98,15 @@ public final class CalcitePlanner {
         Throwable firstFailure = null;
         while (true) {
             PlanningBudget budget = new PlanningBudget(deadline);
+            PlanningPhases phases = new PlanningPhases(times);
+            times.planned();
             try {
-                return plan(sql, schema, defaultSchema, deadline, budget, skipped);
+                return plan(sql, schema, defaultSchema, deadline, budget, skipped, phases);
             } catch (SqlError e) {
+                phases.mark("failed");
                 throw e;
             } catch (Exception | AssertionError | StackOverflowError | LinkageError e) {
+                phases.mark("failed");
                 SqlError error = SqlErrors.translate(e);
                 boolean internal = error.sqlState().equals(SqlState.GENERAL_ERROR);
                 if (!internal && !(firstFailure != null && e instanceof RelOptPlanner.CannotPlanException)) {
@@ -127,8 +138,8 @@ public final class CalcitePlanner {
     }
 
     private CalcitePlan plan(String sql, CatalogSchema schema, String defaultSchema, Deadline deadline,
-                             PlanningBudget budget, Set<RelOptRule> skipped) throws Exception {
-        PlanningPhases phases = new PlanningPhases();
+                             PlanningBudget budget, Set<RelOptRule> skipped, PlanningPhases phases)
+            throws Exception {
         deadline.check();
         SqlNode parsed = SqlParser.create(sql, PARSER).parseStmt();
         phases.mark("parse");

@@ -73,7 +73,8 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
      * Outer rows taken in batches of up to {@link #BATCH}: the keys of a batch are read with one multi-get
      * ({@link ReadView#getAll}, which reads them in the order they lie on disk), a lone key with a get, and
      * rows come out in the outer's order. A keys-only lookup asks {@code contains} per row: the keydir
-     * answers it without reading a record, so there is nothing to batch.
+     * answers it without reading a record, so there is nothing to batch; except where each read is a round trip
+     * (a replicated store's client), where the batch's keys are one multi-get too.
      */
     private final class Lookups implements Enumerator<Object[]> {
         private final ExecutionContext ctx;
@@ -138,7 +139,7 @@ final class KvLookupSource implements Function2<Enumerable<Object[]>, DataContex
                 outerRows[filled] = o;
                 byte[] key = keyOf(o[outerKey]);
                 if (key != null) {
-                    if (keysOnly && wanted == null) {
+                    if (keysOnly && wanted == null && !view.readsAreRoundTrips()) {
                         found[filled] = view.contains(key) ? new Object[] {def.decodeKey(key)} : null;
                     } else {
                         positions[keys.size()] = filled;

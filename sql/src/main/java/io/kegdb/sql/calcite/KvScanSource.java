@@ -134,6 +134,11 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         /** The tests a kept row's stored value passes, or null to keep every row. */
         private final ValueFilter.Resolved wanted;
         private final boolean readsValues;
+        /**
+         * Keys-only points are looked up with the multi-get too where each read is a round trip (a replicated
+         * store's client): one request for the run of points, where a presence check each would be one per key.
+         */
+        private final boolean batchesPresence;
         private final long limit;
         private long toSkip;
         private long produced;
@@ -155,6 +160,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             this.bounds = bounds;
             this.wanted = wanted;
             this.readsValues = !keysOnly || wanted != null;
+            this.batchesPresence = !readsValues && view.readsAreRoundTrips();
             this.toSkip = skip;
             this.limit = limit;
         }
@@ -258,7 +264,8 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     return null;
                 }
                 if (b.point()) {
-                    Object entry = readsValues ? pair(index - 1) : view.contains(b.from()) ? b.from() : null;
+                    Object entry = readsValues ? pair(index - 1)
+                            : (batchesPresence ? pair(index - 1) != null : view.contains(b.from())) ? b.from() : null;
                     if (entry != null) {
                         return entry;
                     }

@@ -15,6 +15,7 @@ public final class SqlMeters {
     private final LongAdder conflicts = new LongAdder();
     private final LongAdder retries = new LongAdder();
     private final LongAdder slowStatements = new LongAdder();
+    private final PlanningTimes planning = new PlanningTimes();
     /** Where the statement counts come from: each run is counted once, there. */
     private final StatementStatistics statements;
 
@@ -42,6 +43,11 @@ public final class SqlMeters {
 
     void slowStatement() {
         slowStatements.increment();
+    }
+
+    /** Where Calcite's plannings spend their time. */
+    public PlanningTimes planning() {
+        return planning;
     }
 
     public List<Meter> meters() {
@@ -73,6 +79,7 @@ public final class SqlMeters {
                 }));
         out.add(Meter.counter("kegdb.sql.slow.statements", MeterUnit.NONE,
                 "Statements logged as slow (slowStatementMs).", slowStatements::sum));
+        out.addAll(planning.meters());
         return List.copyOf(out);
     }
 }
