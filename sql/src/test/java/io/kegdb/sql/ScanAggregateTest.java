@@ -160,6 +160,14 @@ class ScanAggregateTest {
                 rows(s, counted));
         assertEquals(0, store.pairsRead.get(), "keys alone");
         assertTrue(store.keysRead.get() <= 6, "read " + store.keysRead);
+        // In key order, so an ORDER BY on the key needs no sort, and a LIMIT stops the scan.
+        String limited = "SELECT id, MAX(v) FROM big WHERE id >= ? GROUP BY id ORDER BY id LIMIT 3";
+        computedByTheScan(limited);
+        assertTrue(!plan(limited).contains("Sort"), plan(limited));
+        store.reset();
+        assertEquals(List.of(row(500L, value(500)), row(501L, value(501)), row(502L, value(502))),
+                rows(s, limited, 500L));
+        assertTrue(store.pairsRead.get() <= 5, "read " + store.pairsRead);
         String summed = "SELECT id, SUM(v), MIN(v), COUNT(v), AVG(v) FROM big WHERE id < 3 GROUP BY id";
         computedByTheScan(summed);
         assertEquals(List.of(row(0L, null, null, 0L, null), row(1L, (long) value(1), value(1), 1L,
@@ -214,6 +222,25 @@ class ScanAggregateTest {
         }
         assertEquals(List.of(row(sum)), rows(s, "SELECT SUM(v) FROM big WHERE id < 100 AND MOD(id, 7) = 1"));
         assertEquals(List.of(row(filtered)), rows(s, "SELECT COUNT(*) FILTER (WHERE v > 3) FROM big WHERE id < 100"));
+    }
+
+    @Test
+    void doublesGroupAsCalcitesGroupsAndNanIsTheLargest() throws SqlError {
+        update(s, "CREATE TABLE dbl (k INTEGER PRIMARY KEY, v DOUBLE)");
+        Object[][] data = {{1, 0.0}, {2, -0.0}, {3, Double.NaN}, {4, Double.NaN}, {5, 1.5}, {6, null}, {7, -2.5}};
+        for (Object[] row : data) {
+            update(s, "INSERT INTO dbl VALUES (?, ?)", row[0], row[1]);
+        }
+        // Calcite groups DOUBLEs by Double.equals (one NaN; 0.0 and -0.0 apart): so does the scan.
+        for (String calls : List.of("v, COUNT(*) FROM dbl GROUP BY v", "COUNT(DISTINCT v), COUNT(v), SUM(k) FROM dbl")) {
+            String pushed = "SELECT " + calls;
+            computedByTheScan(pushed);
+            String byCalcite = "SELECT " + calls.replace("FROM dbl", "FROM dbl WHERE MOD(k, 100) < 100");
+            computedByCalcite(byCalcite);
+            assertEquals(new HashSet<>(rows(s, byCalcite)), new HashSet<>(rows(s, pushed)), pushed);
+        }
+        // MIN and MAX order NaN after every number, as H2 and Java do.
+        assertEquals(List.of(row(-2.5, Double.NaN)), rows(s, "SELECT MIN(v), MAX(v) FROM dbl"));
     }
 
     /** Rows ordered by their first column, NULL first (a GROUP BY returns its groups in no order). */

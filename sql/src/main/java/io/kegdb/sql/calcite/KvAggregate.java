@@ -16,6 +16,7 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.AbstractRelNode;
+import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
@@ -30,7 +31,8 @@ import java.util.stream.Collectors;
  * An aggregate of a key/value table's rows in some key ranges, computed by the scan that reads them
  * ({@link KvAggregateSource}): the scan's key ranges and value tests, then the groups (none, the value, or the
  * key: one group per row) and the {@link StoredAggregate} calls, each computed on stored bytes. Its rows are
- * the group columns (key or value, in the aggregate's order) followed by the calls' results.
+ * the group columns (key or value, in the aggregate's order) followed by the calls' results; grouped by the key,
+ * they come in key order, and the node's collation says so (an ORDER BY K above needs no sort).
  */
 final class KvAggregate extends AbstractRelNode implements EnumerableRel {
 
@@ -62,8 +64,12 @@ final class KvAggregate extends AbstractRelNode implements EnumerableRel {
         RelMetadataQuery mq = scan.getCluster().getMetadataQuery();
         double scanned = scan.estimateRowCount(mq);
         double rows = groups.isEmpty() ? 1 : groups.contains(0) ? scanned : Math.max(1, scanned / 10);
-        return new KvAggregate(scan.getCluster(), scan.getCluster().traitSetOf(EnumerableConvention.INSTANCE),
-                rowType, scan.getTable().getQualifiedName(), scan.def, scan.predicate, scan.values, groups, calls,
+        RelTraitSet traits = scan.getCluster().traitSetOf(EnumerableConvention.INSTANCE);
+        if (groups.contains(0)) {
+            // One group per row, in the scan's key order.
+            traits = traits.replace(RelCollations.of(groups.indexOf(0)));
+        }
+        return new KvAggregate(scan.getCluster(), traits, rowType, scan.getTable().getQualifiedName(), scan.def, scan.predicate, scan.values, groups, calls,
                 rows);
     }
 

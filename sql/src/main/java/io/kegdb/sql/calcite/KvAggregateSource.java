@@ -30,7 +30,7 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
     /** The stored NULL value every NULL is grouped as (a stored value may also be empty). */
     private static final byte[] NULL = {0};
     /** The stored form of the one NaN all NaNs are grouped as (Java's Double.equals, as Calcite's groups). */
-    private static final byte[] NAN = storedDouble(Double.NaN);
+    private static final byte[] NAN = ColumnType.DOUBLE.encodeValue(Double.NaN, 0);
 
     private final TableDef def;
     private final KeyPredicate predicate;
@@ -70,17 +70,6 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
             return NAN;
         }
         return stored;
-    }
-
-    private static byte[] storedDouble(double d) {
-        long bits = Double.doubleToLongBits(d);
-        byte[] out = new byte[9];
-        out[0] = 1;
-        for (int i = 8; i >= 1; i--) {
-            out[i] = (byte) bits;
-            bits >>>= 8;
-        }
-        return out;
     }
 
     @Override

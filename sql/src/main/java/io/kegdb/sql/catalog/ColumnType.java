@@ -352,7 +352,8 @@ public enum ColumnType {
         return b;
     }
 
-    byte[] encodeValue(Object value, int scale) {
+    /** The stored form of an internal value (null: NULL) of this type at {@code scale}. */
+    public byte[] encodeValue(Object value, int scale) {
         if (value == null) {
             return new byte[] {NULL_TAG};
         }
