@@ -190,11 +190,14 @@ final class CaseGenerator {
         String having = r.nextInt(3) == 0 ? " HAVING COUNT(*) > " + r.nextInt(3) : "";
         boolean order = r.nextBoolean();
         if (r.nextInt(3) == 0) { // by the key: one group per row
-            return Case.query(Form.GROUP_BY, "SELECT k, " + someOf(aggregates("k", t.keyType()), 2) + " FROM "
+            List<String> perRow = new ArrayList<>(aggregates("k", t.keyType()));
+            perRow.addAll(aggregates("v", t.valueType()));
+            return Case.query(Form.GROUP_BY, "SELECT k, " + someOf(perRow, 2) + " FROM "
                     + t.name() + p.where(t, "", false) + " GROUP BY k" + having + (order ? " ORDER BY k DESC" + limit()
                     : ""), order);
         }
         List<String> all = new ArrayList<>(aggregates("k", t.keyType()));
+        all.addAll(aggregates("v", t.valueType()));
         all.add("COUNT(*)");
         return Case.query(Form.GROUP_BY, "SELECT v, " + someOf(all, 3) + " FROM " + t.name() + p.where(t, "", false)
                 + " GROUP BY v" + having + (order ? " ORDER BY v " + nulls() + limit() : ""), order);

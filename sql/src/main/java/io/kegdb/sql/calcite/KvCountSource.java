@@ -22,7 +22,7 @@ import java.util.List;
  * The run-time half of a {@link KvCount}: counts the keys of the execution's view in the resolved ranges.
  * Straight from the store that is {@link io.kegdb.engine.KvStore#countKeys}, which reads no value; through
  * a transaction's uncommitted writes, a walk of the merged view. With value tests, a walk of the pairs that
- * tests each stored value and decodes none.
+ * tests each stored value and decodes none ({@link StoredPairs}).
  */
 final class KvCountSource extends AbstractTable implements ScannableTable {
 
@@ -49,13 +49,16 @@ final class KvCountSource extends AbstractTable implements ScannableTable {
         long count = 0;
         try {
             ValueFilter.Resolved wanted = values == null ? null : values.resolve(def, ctx);
-            List<KeyPredicate.Bounds> bounds = wanted != null && wanted.passesNothing() ? List.of()
-                    : KeyPredicate.resolve(predicate, def, ctx);
-            for (KeyPredicate.Bounds b : bounds) {
-                ctx.checkRow();
-                if (wanted != null) {
-                    count += b.point() ? passes(ctx.view().get(b.from()), wanted) : count(ctx, b, wanted);
-                } else {
+            List<KeyPredicate.Bounds> bounds = KeyPredicate.resolve(predicate, def, ctx);
+            if (wanted != null) {
+                try (StoredPairs pairs = new StoredPairs(ctx, bounds, wanted, true)) {
+                    while (pairs.next()) {
+                        count++;
+                    }
+                }
+            } else {
+                for (KeyPredicate.Bounds b : bounds) {
+                    ctx.checkRow();
                     count += b.point() ? (ctx.view().contains(b.from()) ? 1 : 0) : count(ctx.view(), b);
                 }
             }
@@ -72,22 +75,6 @@ final class KvCountSource extends AbstractTable implements ScannableTable {
         @SuppressWarnings("unchecked")
         Enumerable<Object[]> typed = (Enumerable<Object[]>) (Enumerable<?>) Linq4j.asEnumerable(List.of(row));
         return typed;
-    }
-
-    private static int passes(byte[] value, ValueFilter.Resolved wanted) {
-        return value != null && wanted.test(value) ? 1 : 0;
-    }
-
-    /** The pairs of {@code b} whose stored values pass {@code wanted}. */
-    private static long count(ExecutionContext ctx, KeyPredicate.Bounds b, ValueFilter.Resolved wanted) {
-        long n = 0;
-        try (KvIterator it = ctx.view().scan(b.from(), b.to(), false)) {
-            while (it.hasNext()) {
-                ctx.checkRow();
-                n += passes(it.next().value(), wanted);
-            }
-        }
-        return n;
     }
 
     private static long count(ReadView view, KeyPredicate.Bounds b) {

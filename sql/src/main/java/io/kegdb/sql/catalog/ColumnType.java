@@ -352,7 +352,8 @@ public enum ColumnType {
         return b;
     }
 
-    byte[] encodeValue(Object value, int scale) {
+    /** The stored form of an internal value (null: NULL) of this type at {@code scale}. */
+    public byte[] encodeValue(Object value, int scale) {
         if (value == null) {
             return new byte[] {NULL_TAG};
         }
@@ -431,6 +432,42 @@ public enum ColumnType {
             return x >= 0xF0 ? -1 : 1;
         }
         return Integer.compare(x, y);
+    }
+
+    /**
+     * The number a non-NULL stored value of an integer or date-time type holds, read from its bytes: INTEGER and
+     * DATE as their int, BIGINT and TIMESTAMP as their long. For aggregates that add or compare values unboxed.
+     */
+    public long storedLong(byte[] stored) {
+        return switch (this) {
+            case BIGINT, TIMESTAMP -> readLong(stored, 1);
+            case INTEGER, DATE -> readInt(stored, 1);
+            default -> throw new IllegalStateException(this + " values are not read as a long");
+        };
+    }
+
+    /** A non-NULL stored DOUBLE value. */
+    public static double storedDouble(byte[] stored) {
+        return Double.longBitsToDouble(readLong(stored, 1));
+    }
+
+    /** Whether a non-NULL stored DECIMAL value's unscaled number fits a long ({@link #storedUnscaled}). */
+    public static boolean unscaledFitsLong(byte[] stored) {
+        return stored.length <= 1 + Long.BYTES;
+    }
+
+    /** A non-NULL stored DECIMAL value's unscaled number (its two's complement bytes), which fits a long. */
+    public static long storedUnscaled(byte[] stored) {
+        long v = stored[1]; // sign-extended
+        for (int i = 2; i < stored.length; i++) {
+            v = (v << 8) | (stored[i] & 0xFF);
+        }
+        return v;
+    }
+
+    /** A non-NULL stored DECIMAL value's unscaled number, of any size. */
+    public static BigInteger storedUnscaledBig(byte[] stored) {
+        return new BigInteger(stored, 1, stored.length - 1);
     }
 
     static byte[] longBytes(long v) {
