@@ -59,6 +59,30 @@ class NullGuardPredicateTest {
         assertEquals(List.of(row(1L), row(3L), row(22L), row(30L)), rows(s, "SELECT k FROM d"));
     }
 
+    /**
+     * The value is also widened to the common type (INTEGER to DOUBLE, BIGINT or DECIMAL): the NOT NULL cast
+     * COALESCE is rewritten with sat inside the widening one, the simplifier merged the two into one NOT NULL
+     * widening cast and dropped the guard, and the NULL row passed.
+     */
+    @Test
+    void aWidenedNullableValueStaysNull() throws SqlError {
+        update(s, "CREATE TABLE w (k DOUBLE PRIMARY KEY, v INTEGER)");
+        update(s, "INSERT INTO w VALUES (-8, NULL), (-5, 1), (4, NULL), (7, -9)");
+        assertEquals(List.of(row(-5.0), row(4.0)), rows(s, "SELECT k FROM w WHERE COALESCE(v, k) >= -3"));
+        assertEquals(List.of(row(-8.0), row(7.0)), rows(s, "SELECT k FROM w WHERE NOT (COALESCE(v, k) >= -3)"));
+        assertEquals(List.of(row(-5.0), row(4.0)),
+                rows(s, "SELECT k FROM w WHERE CASE WHEN v IS NOT NULL THEN v ELSE k END >= -3"));
+        assertEquals(List.of(row(-5.0), row(7.0)), rows(s, "SELECT k FROM w WHERE COALESCE(v, 2.5) < 2"));
+        assertEquals(List.of(row(-5.0), row(4.0)),
+                rows(s, "SELECT k FROM w WHERE COALESCE(v, CAST(k AS BIGINT)) BETWEEN -3 AND 10"));
+        assertEquals(List.of(row(-8.0, 0), row(-5.0, 1), row(4.0, 1), row(7.0, 0)),
+                rows(s, "SELECT k, CASE WHEN COALESCE(v, k) >= -3 THEN 1 ELSE 0 END FROM w"));
+        assertEquals(2, update(s, "UPDATE w SET v = 0 WHERE COALESCE(v, k) >= -3"));
+        assertEquals(List.of(row(-8.0, null), row(-5.0, 0), row(4.0, 0), row(7.0, -9)), rows(s, "SELECT * FROM w"));
+        assertEquals(1, update(s, "DELETE FROM w WHERE COALESCE(v, k) < -8.5"));
+        assertEquals(List.of(row(-8.0), row(-5.0), row(4.0)), rows(s, "SELECT k FROM w"));
+    }
+
     @Test
     void coalesceStillHasItsNotNullTypeAndValues() throws SqlError {
         try (SqlStatement st = s.prepare("SELECT COALESCE(v, 100) FROM d")) {

@@ -29,6 +29,8 @@ import java.util.List;
  * be null when its operand is), while the generated code never makes a NOT NULL value null: a NULL row
  * passed. Here the branches keep their nullable values, the CASE is typed nullable, and one CAST on the whole
  * CASE gives it the validator's NOT NULL type (it cannot be null there: every branch is guarded or not null).
+ * A branch value that is also widened to the CASE's type ({@code COALESCE} of an INTEGER and a DOUBLE) is two
+ * casts, the narrowing one inside the widening one; both keep the value nullable.
  */
 final class KegConvertletTable implements SqlRexConvertletTable {
 
@@ -55,13 +57,15 @@ final class KegConvertletTable implements SqlRexConvertletTable {
         List<RexNode> operands = new ArrayList<>(kase.getOperands());
         boolean narrowed = false;
         for (int i = 0; i < operands.size(); i++) {
-            if (RexUtil.isCasePredicate(kase, i) || !(operands.get(i) instanceof RexCall cast)
-                    || cast.getKind() != SqlKind.CAST || !cast.getOperands().get(0).getType().isNullable()) {
+            if (RexUtil.isCasePredicate(kase, i)) {
                 continue;
             }
-            RexNode value = cast.getOperands().get(0);
+            RexNode value = unnarrowed(rexBuilder, operands.get(i));
+            if (value == operands.get(i)) {
+                continue;
+            }
             operands.set(i, SqlTypeUtil.equalSansNullability(rexBuilder.getTypeFactory(), value.getType(), nullable)
-                    ? value : rexBuilder.makeAbstractCast(cast.getParserPosition(), nullable, value, false));
+                    ? value : rexBuilder.makeAbstractCast(kase.getParserPosition(), nullable, value, false));
             narrowed = true;
         }
         if (!narrowed) {
@@ -69,5 +73,26 @@ final class KegConvertletTable implements SqlRexConvertletTable {
         }
         RexNode wide = rexBuilder.makeCall(kase.getParserPosition(), nullable, SqlStdOperatorTable.CASE, operands);
         return rexBuilder.makeAbstractCast(kase.getParserPosition(), kase.getType(), wide, false);
+    }
+
+    /**
+     * {@code e} without the casts in it that narrow a nullable value to NOT NULL: each such cast is made
+     * nullable, or dropped where it only changed the nullability. A branch value is often two casts, the
+     * narrowing one COALESCE is rewritten with ({@code CAST NOT NULL(v)}) inside the widening one to the CASE's
+     * type: {@code CAST(CAST($1):INTEGER NOT NULL):DOUBLE NOT NULL}, which the simplifier later merges into one
+     * {@code CAST($1):DOUBLE NOT NULL}. {@code e} itself if it has none.
+     */
+    private static RexNode unnarrowed(RexBuilder rexBuilder, RexNode e) {
+        if (!(e instanceof RexCall cast) || cast.getKind() != SqlKind.CAST || cast.getOperands().size() != 1
+                || e.getType().isNullable()) {
+            return e;
+        }
+        RexNode operand = unnarrowed(rexBuilder, cast.getOperands().get(0));
+        if (!operand.getType().isNullable()) {
+            return e; // the value is not null: the cast narrows nothing
+        }
+        RelDataType nullable = rexBuilder.getTypeFactory().createTypeWithNullability(e.getType(), true);
+        return SqlTypeUtil.equalSansNullability(rexBuilder.getTypeFactory(), operand.getType(), nullable) ? operand
+                : rexBuilder.makeAbstractCast(cast.getParserPosition(), nullable, operand, false);
     }
 }
