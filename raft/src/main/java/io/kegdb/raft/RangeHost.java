@@ -56,6 +56,10 @@ import java.util.regex.Pattern;
  * <p>On disk, each hosted group in {@code dir/groups/<group id>/} with {@code log/}, {@code meta/},
  * {@code snapshot/} and {@code data/} as a {@link RaftNode}'s directory has, and the same crash story. Plain
  * text only so far (TLS and users are {@link RaftNode}'s).
+ *
+ * <p>Splits (docs/SCALE.md, "Splits"): {@link #split} by hand, {@link #splitWhenLarger} by size. The ranges a
+ * split makes are hosted beside the range they came from ({@code groups/NAME_r<id>/}), each with the keepers of
+ * its descriptor's meta copy and of its catalog fence.
  */
 public final class RangeHost implements AutoCloseable {
 
