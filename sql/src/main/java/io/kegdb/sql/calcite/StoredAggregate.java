@@ -49,8 +49,8 @@ record StoredAggregate(Kind kind, int column) {
     /** A fresh state of this call over groups numbered from 0, for one execution over {@code def}. */
     State state(TableDef def) {
         return switch (kind) {
-            case ROWS -> new Rows();
-            case COUNT -> new NonNull();
+            case ROWS -> new Count(false);
+            case COUNT -> new Count(true);
             case COUNT_DISTINCT -> new Distinct(def.valueType());
             case SUM -> column == 0 ? new KeySum(def) : Sum.of(def.valueType(), def.valueScale());
             case MIN, MAX -> column == 0 ? new KeyExtreme(def, kind == Kind.MAX)
@@ -95,38 +95,19 @@ record StoredAggregate(Kind kind, int column) {
         abstract void grow(int capacity);
     }
 
-    private static final class Rows extends State {
+    /** COUNT(*) (every row) and COUNT(V) (the rows whose stored value is not NULL). */
+    private static final class Count extends State {
+        private final boolean skipsNulls;
         private long[] counts = new long[1];
+
+        Count(boolean skipsNulls) {
+            this.skipsNulls = skipsNulls;
+        }
 
         @Override
         void add(int group, byte[] key, byte[] value) {
             ensure(group);
-            counts[group]++;
-        }
-
-        @Override
-        Object result(int group) {
-            return group < capacity ? counts[group] : 0L;
-        }
-
-        @Override
-        void reset(int group) {
-            counts[group] = 0;
-        }
-
-        @Override
-        void grow(int n) {
-            counts = Arrays.copyOf(counts, n);
-        }
-    }
-
-    private static final class NonNull extends State {
-        private long[] counts = new long[1];
-
-        @Override
-        void add(int group, byte[] key, byte[] value) {
-            ensure(group);
-            if (!ColumnType.isNullValue(value)) {
+            if (!skipsNulls || !ColumnType.isNullValue(value)) {
                 counts[group]++;
             }
         }
