@@ -32,9 +32,6 @@ import java.util.PriorityQueue;
  */
 final class KvScanSource extends AbstractTable implements ScannableTable {
 
-    /** Points read per multi-get: an IN list of up to this many keys costs one store call. */
-    static final int POINT_BATCH = 256;
-
     private final TableDef def;
     private final KeyPredicate predicate;
     private final ValueFilter values;
@@ -121,7 +118,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
     /**
      * Walks the ranges in order: an interval is one ordered scan, a run of points one multi-get (a lone point
-     * one get), read as the run starts, at most {@link #POINT_BATCH} keys and, without a value condition, no
+     * one get), read as the run starts, at most {@link PointReads#BATCH} keys and, without a value condition, no
      * more than the LIMIT still wants. Keys-only scans and the
      * rows an OFFSET skips read keys alone (the store's key scan, {@code contains} for points); after the
      * skipped keys the value scan starts right past the last one. With value tests every row's value is read
@@ -148,9 +145,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         /** The open interval's scan: of pairs, or of keys when keys only. */
         private KvIterator pairs;
         private KeyIterator keys;
-        /** Values read ahead for the points {@code bounds[fetchedFrom, fetchedFrom + fetched.size())}. */
-        private List<byte[]> fetched = List.of();
-        private int fetchedFrom;
+        private final PointReads points;
         private Object current;
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, ValueFilter.Resolved wanted, long skip,
@@ -158,6 +153,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             this.ctx = ctx;
             this.view = ctx.view();
             this.bounds = bounds;
+            this.points = new PointReads(view, bounds);
             this.wanted = wanted;
             this.readsValues = !keysOnly || wanted != null;
             this.batchesPresence = !readsValues && view.readsAreRoundTrips();
@@ -281,33 +277,9 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
         /** The pair of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
         private KeyValue pair(int at) {
-            byte[] key = bounds.get(at).from();
-            int ahead = at - fetchedFrom;
-            if (ahead < 0 || ahead >= fetched.size()) {
-                fetch(at);
-                ahead = 0;
-            }
-            byte[] value = fetched.get(ahead);
-            return value == null ? null : new KeyValue(key, value);
-        }
-
-        /** Reads the points from {@code bounds[at]} on, up to the next interval, the batch size or the LIMIT. */
-        private void fetch(int at) {
-            long wantedRows = wanted == null ? Math.max(1, limit - produced) : POINT_BATCH;
-            int end = at;
-            while (end < bounds.size() && bounds.get(end).point() && end - at < Math.min(POINT_BATCH, wantedRows)) {
-                end++;
-            }
-            fetchedFrom = at;
-            if (end - at == 1) {
-                fetched = Collections.singletonList(view.get(bounds.get(at).from()));
-                return;
-            }
-            List<byte[]> points = new ArrayList<>(end - at);
-            for (int i = at; i < end; i++) {
-                points.add(bounds.get(i).from());
-            }
-            fetched = view.getAll(points);
+            // without value tests, no more points than the LIMIT still wants
+            byte[] value = points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
+            return value == null ? null : new KeyValue(bounds.get(at).from(), value);
         }
 
         private void closeScans() {
@@ -330,7 +302,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         public void close() {
             closeScans();
             resumed = null;
-            fetched = List.of();
+            points.clear();
             index = bounds.size();
         }
     }

@@ -6,7 +6,6 @@ import io.kegdb.engine.KvIterator;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.txn.ReadView;
 
-import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -26,9 +25,7 @@ final class StoredPairs implements AutoCloseable {
     private int index;
     private KvIterator pairs;
     private KeyIterator keys;
-    /** Values read ahead for the points {@code bounds[fetchedFrom, fetchedFrom + fetched.size())}. */
-    private List<byte[]> fetched = List.of();
-    private int fetchedFrom;
+    private final PointReads points;
     private byte[] key;
     private byte[] value;
 
@@ -41,6 +38,7 @@ final class StoredPairs implements AutoCloseable {
         this.ctx = ctx;
         this.view = ctx.view();
         this.bounds = wanted != null && wanted.passesNothing() ? List.of() : bounds;
+        this.points = new PointReads(view, this.bounds);
         this.wanted = wanted;
         this.readsValues = readsValues || wanted != null;
     }
@@ -101,36 +99,13 @@ final class StoredPairs implements AutoCloseable {
                 }
                 continue;
             }
-            byte[] v = point(index - 1);
+            byte[] v = points.value(index - 1, PointReads.BATCH);
             if (v != null) {
                 key = b.from();
                 value = v;
                 return true;
             }
         }
-    }
-
-    /** The value of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
-    private byte[] point(int at) {
-        int ahead = at - fetchedFrom;
-        if (ahead >= 0 && ahead < fetched.size()) {
-            return fetched.get(ahead);
-        }
-        int end = at;
-        while (end < bounds.size() && bounds.get(end).point() && end - at < KvScanSource.POINT_BATCH) {
-            end++;
-        }
-        fetchedFrom = at;
-        if (end - at == 1) {
-            fetched = java.util.Collections.singletonList(view.get(bounds.get(at).from()));
-        } else {
-            List<byte[]> points = new ArrayList<>(end - at);
-            for (int i = at; i < end; i++) {
-                points.add(bounds.get(i).from());
-            }
-            fetched = view.getAll(points);
-        }
-        return fetched.get(0);
     }
 
     private void closeScans() {
@@ -148,6 +123,6 @@ final class StoredPairs implements AutoCloseable {
     public void close() {
         closeScans();
         index = bounds.size();
-        fetched = List.of();
+        points.clear();
     }
 }
