@@ -1,10 +1,7 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
 import io.kegdb.sql.plan.Plan;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -17,18 +14,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** Counts store calls to show which conditions reach the store as lookups and bounded scans. */
-class PushdownTest {
+class PushdownTest extends CountedStoreTest {
 
     private static final int ROWS = 100_000;
-    private static CountingStore store;
-    private static SqlDatabase db;
-    private static SqlSession s;
 
     @BeforeAll
     static void fill() throws SqlError {
-        store = new CountingStore(KvStore.inMemory());
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        open(false);
         update(s, "CREATE TABLE big (id BIGINT PRIMARY KEY, name VARCHAR)");
         update(s, "CREATE TABLE words (w VARCHAR PRIMARY KEY, n BIGINT)");
         s.setAutoCommit(false);
@@ -44,18 +36,6 @@ class PushdownTest {
         }
         s.commit();
         s.setAutoCommit(true);
-    }
-
-    @AfterAll
-    static void close() {
-        s.close();
-        db.close();
-        store.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        store.reset();
     }
 
     @Test

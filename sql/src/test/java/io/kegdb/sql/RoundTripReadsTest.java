@@ -1,9 +1,6 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.List;
@@ -19,17 +16,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * read in bulk too: an IN list of keys selecting the key alone, and an IN sub-query on the key (a lookup join
  * reading keys alone), are one multi-get per batch, not a presence check (one request) per key.
  */
-class RoundTripReadsTest {
-
-    private static CountingStore store;
-    private static SqlDatabase db;
-    private static SqlSession s;
+class RoundTripReadsTest extends CountedStoreTest {
 
     @BeforeAll
     static void fill() throws SqlError {
-        store = new CountingStore(KvStore.inMemory(), true);
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        open(true);
         update(s, "CREATE TABLE t (id BIGINT PRIMARY KEY, v VARCHAR)");
         update(s, "CREATE TABLE refs (id BIGINT PRIMARY KEY, target BIGINT)");
         s.setAutoCommit(false);
@@ -42,18 +33,6 @@ class RoundTripReadsTest {
         }
         s.commit();
         s.setAutoCommit(true);
-    }
-
-    @AfterAll
-    static void close() {
-        s.close();
-        db.close();
-        store.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        store.reset();
     }
 
     @Test

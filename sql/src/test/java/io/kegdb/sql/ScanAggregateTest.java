@@ -1,9 +1,6 @@
 package io.kegdb.sql;
 
-import io.kegdb.engine.KvStore;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 import java.util.ArrayList;
@@ -25,12 +22,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * store"): each row of the ranges read once, no row decoded into Calcite (the plan has no scan and no Calcite
  * aggregate), and the answers those of Calcite's operators. Forms the source cannot compute stay Calcite's.
  */
-class ScanAggregateTest {
+class ScanAggregateTest extends CountedStoreTest {
 
     private static final int ROWS = 100_000;
-    private static CountingStore store;
-    private static SqlDatabase db;
-    private static SqlSession s;
 
     /** v of row i: NULL for every tenth row, else one of 100 values from -50 to 49. */
     private static Integer value(long i) {
@@ -39,9 +33,7 @@ class ScanAggregateTest {
 
     @BeforeAll
     static void fill() throws SqlError {
-        store = new CountingStore(KvStore.inMemory());
-        db = SqlDatabase.open(store);
-        s = db.newSession();
+        open(false);
         update(s, "CREATE TABLE big (id BIGINT PRIMARY KEY, v INTEGER)");
         s.setAutoCommit(false);
         try (SqlStatement ins = s.prepare("INSERT INTO big VALUES (?, ?)")) {
@@ -51,18 +43,6 @@ class ScanAggregateTest {
         }
         s.commit();
         s.setAutoCommit(true);
-    }
-
-    @AfterAll
-    static void close() {
-        s.close();
-        db.close();
-        store.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        store.reset();
     }
 
     private static String plan(String sql) throws SqlError {
