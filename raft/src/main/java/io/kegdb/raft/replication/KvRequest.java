@@ -50,6 +50,8 @@ public final class KvRequest implements Serializable {
     byte[] key;
     /** MULTI_GET: the keys, a {@link MultiGetCodec} list. */
     byte[] keys;
+    /** {@link #keys} decoded, once per request: the authorization, the read and the route check each walk them. */
+    private transient List<byte[]> keyList;
     /** SCAN: the bounds (null = open), the page size and the direction. */
     byte[] from;
     byte[] to;
@@ -194,5 +196,13 @@ public final class KvRequest implements Serializable {
     /** True for a request that proposes a log entry (every other request only reads). */
     public boolean isWrite() {
         return op == WRITE || op == OPEN_SESSION || op == USER_COMMAND;
+    }
+
+    /** The keys of a MULTI_GET, decoded on first use. */
+    List<byte[]> keyList() {
+        if (keyList == null) {
+            keyList = MultiGetCodec.decode(keys);
+        }
+        return keyList;
     }
 }

@@ -115,7 +115,7 @@ public final class Replica {
             switch (r.op) {
                 case KvRequest.GET -> users.checkGet(r.ticket, r.key);
                 case KvRequest.MULTI_GET -> {
-                    for (byte[] key : MultiGetCodec.decode(r.keys)) {
+                    for (byte[] key : r.keyList()) {
                         users.checkGet(r.ticket, key);
                     }
                 }
@@ -404,7 +404,7 @@ public final class Replica {
 
     /** A multi-get's route holds if it holds for each of its keys. */
     private static RouteCheck.Verdict multiGetRoute(RangeDescriptor held, KvRequest request) {
-        for (byte[] key : MultiGetCodec.decode(request.keys)) {
+        for (byte[] key : request.keyList()) {
             RouteCheck.Verdict v = RouteCheck.read(held, request.rangeId, request.generation, key);
             if (v != RouteCheck.Verdict.SERVE) {
                 return v;
@@ -437,7 +437,7 @@ public final class Replica {
         switch (request.op) {
             case KvRequest.GET -> r.value = data.get(request.key);
             case KvRequest.MULTI_GET -> r.page = MultiGetCodec.encodeAnswer(
-                    data.getAll(MultiGetCodec.decode(request.keys)), MultiGetCodec.ANSWER_BYTES);
+                    data.getAll(request.keyList()), MultiGetCodec.ANSWER_BYTES);
             case KvRequest.SCAN -> r.page = PageCodec.encode(
                     data.page(request.from, request.to, Math.max(1, request.limit), request.descending));
             case KvRequest.LIST_USERS -> r.value = users.listUsers();
@@ -502,7 +502,7 @@ public final class Replica {
             switch (request.op) {
                 case KvRequest.GET -> r.value = snapshot.get(request.key);
                 case KvRequest.MULTI_GET -> r.page = MultiGetCodec.encodeAnswer(
-                        snapshot.getAll(MultiGetCodec.decode(request.keys)), MultiGetCodec.ANSWER_BYTES);
+                        snapshot.getAll(request.keyList()), MultiGetCodec.ANSWER_BYTES);
                 case KvRequest.SCAN -> r.page = PageCodec.encode(DataStore.page(
                         snapshot.scan(request.from, request.to, request.descending), Math.max(1, request.limit)));
                 default -> {
