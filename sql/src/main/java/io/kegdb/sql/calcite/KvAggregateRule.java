@@ -3,6 +3,7 @@ package io.kegdb.sql.calcite;
 import io.kegdb.sql.plan.KeyOperand;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -30,11 +31,16 @@ final class KvAggregateRule extends RelOptRule {
     private final boolean throughProject;
 
     private KvAggregateRule(boolean minMax, boolean throughProject) {
-        super(throughProject ? operand(Aggregate.class, operand(Project.class, operand(KvScan.class, none())))
-                : operand(Aggregate.class, operand(KvScan.class, none())),
+        super(aggregateOverScan(throughProject),
                 "KvAggregateRule" + (minMax ? ":minMax" : "") + (throughProject ? ":project" : ""));
         this.minMax = minMax;
         this.throughProject = throughProject;
+    }
+
+    /** An aggregate over a scan, directly or through a projection (this rule's operand and KvAggregateScanRule's). */
+    static RelOptRuleOperand aggregateOverScan(boolean throughProject) {
+        return throughProject ? operand(Aggregate.class, operand(Project.class, operand(KvScan.class, none())))
+                : operand(Aggregate.class, operand(KvScan.class, none()));
     }
 
     @Override

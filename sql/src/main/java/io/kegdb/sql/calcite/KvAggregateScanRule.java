@@ -43,8 +43,7 @@ final class KvAggregateScanRule extends RelOptRule {
     private final boolean throughProject;
 
     private KvAggregateScanRule(boolean throughProject) {
-        super(throughProject ? operand(Aggregate.class, operand(Project.class, operand(KvScan.class, none())))
-                : operand(Aggregate.class, operand(KvScan.class, none())),
+        super(KvAggregateRule.aggregateOverScan(throughProject),
                 "KvAggregateScanRule" + (throughProject ? ":project" : ""));
         this.throughProject = throughProject;
     }
