@@ -91,14 +91,24 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
 
     /**
      * The key a lookup for {@code value} reads, or null if no row can have it: NULL, NaN, or a DECIMAL with
-     * more fractional digits than the key's scale.
+     * more fractional digits than the key's scale or more whole digits than its precision leaves.
      */
     public Object searchKey(Object value) throws SqlError {
         Object v = keyType.coerce(value, keyColumn);
-        if (v == null || (v instanceof Double d && d.isNaN()) || !ColumnType.exactAtScale(v, keyScale)) {
+        if (v == null || (v instanceof Double d && d.isNaN()) || !ColumnType.exactAtScale(v, keyScale)
+                || beyondKeyDigits(v)) {
             return null;
         }
         return v;
+    }
+
+    /**
+     * Whether {@code value} (a DECIMAL at most as fine as the key's scale) has more whole digits than the key
+     * column holds: no key equals it, and its key would not fit the 9-byte encoding.
+     */
+    private boolean beyondKeyDigits(Object value) {
+        return value instanceof BigDecimal d && d.signum() != 0
+                && d.precision() - d.scale() > keyLength - keyScale;
     }
 
     /**
@@ -125,18 +135,29 @@ public record TableDef(String schema, String name, int id, String keyColumn, Col
     /**
      * A range bound on the key in terms of stored keys: {@code value} itself, or for a DECIMAL with more
      * fractional digits than the key's scale the nearest key inside the range (rounded up for a lower bound,
-     * down for an upper one), which is then an inclusive bound. Null if nothing compares with it (NULL, NaN).
+     * down for an upper one), which is then an inclusive bound; for a DECIMAL with more whole digits than the
+     * key holds, the column's extreme key on that side (inclusive). Null if no key lies on the range's side of
+     * it: nothing compares with it (NULL, NaN), or a DECIMAL lower bound above every key or upper bound below.
      */
     public Bound rangeBound(Object value, boolean lower) throws SqlError {
         Object v = keyType.coerce(value, keyColumn);
         if (v == null || (v instanceof Double d && d.isNaN())) {
             return null;
         }
-        if (!ColumnType.exactAtScale(v, keyScale)) {
-            return new Bound(((BigDecimal) v).setScale(keyScale,
-                    lower ? RoundingMode.CEILING : RoundingMode.FLOOR), true);
+        boolean rounded = !ColumnType.exactAtScale(v, keyScale);
+        if (rounded) {
+            v = ((BigDecimal) v).setScale(keyScale, lower ? RoundingMode.CEILING : RoundingMode.FLOOR);
         }
-        return new Bound(v, false);
+        if (beyondKeyDigits(v)) {
+            // past every key on one side: the range is empty, or the bound is the column's extreme key
+            boolean aboveAll = ((BigDecimal) v).signum() > 0;
+            if (aboveAll == lower) {
+                return null;
+            }
+            BigDecimal largest = BigDecimal.TEN.pow(keyLength).subtract(BigDecimal.ONE).movePointLeft(keyScale);
+            return new Bound(aboveAll ? largest : largest.negate(), true);
+        }
+        return new Bound(v, rounded);
     }
 
     /** A key bound; {@code inclusive} when it was rounded into the range and must be included whatever the operator. */

@@ -283,10 +283,16 @@ public final class KeyValuePlan implements Plan {
                 }
                 return new EnumeratorResult(columns, Linq4j.singletonEnumerator(row), maxRows);
             }
-            Object keyValue = def.checkedKey(operand(key, params));
-            byte[] k = def.key(keyValue);
+            // UPDATE and DELETE search for their key (a key no row can have, say finer than a DECIMAL key's
+            // scale, matches none); INSERT and UPSERT write theirs, fitted to the column as a value is
+            boolean search = kind == Kind.UPDATE || kind == Kind.DELETE;
+            Object keyValue = search ? def.searchKey(operand(key, params)) : def.checkedKey(operand(key, params));
             byte[] v = kind == Kind.DELETE ? null
                     : def.encodeValue(def.checkedValue(operand(value, params)));
+            if (keyValue == null) {
+                return new CountResult(0);
+            }
+            byte[] k = def.key(keyValue);
             long count = switch (kind) {
                 case INSERT -> session.insertOne(def, k, v, keyValue);
                 case UPSERT -> session.putOne(k, v, false);
