@@ -119,33 +119,71 @@ final class CaseGenerator {
 
     private Case arithmetic() {
         RandomTable t = table();
-        String k = "k";
-        String v = "v";
-        List<String> terms = new ArrayList<>();
+        ColumnType kt = t.keyType();
+        ColumnType vt = t.valueType();
+        List<Term> terms = new ArrayList<>();
         boolean integral = false;
-        if (t.valueType().numeric()) {
-            integral = t.valueType().integral();
+        if (vt.numeric()) {
+            integral = vt.integral();
             terms.add(switch (r.nextInt(6)) {
-                case 0 -> v + " + " + v;
-                case 1 -> v + " * " + (2 + r.nextInt(9));
-                case 2 -> v + " - " + p.literal(t.valueType());
-                case 3 -> v + " * " + v;
-                case 4 -> "-" + v;
-                default -> v + " + " + p.literal(t.valueType());
+                case 0 -> Term.of("v", vt, " + ", "v", vt);
+                case 1 -> Term.of("v", vt, " * ", Integer.toString(2 + r.nextInt(9)), ColumnType.INTEGER);
+                case 2 -> Term.of("v", vt, " - ", p.literal(vt), null);
+                case 3 -> Term.of("v", vt, " * ", "v", vt);
+                case 4 -> new Term("-v", "-v", vt == ColumnType.DOUBLE);
+                default -> Term.of("v", vt, " + ", p.literal(vt), null);
             });
         }
-        if (t.keyType().numeric()) {
-            integral |= t.keyType().integral();
-            terms.add(t.valueType().numeric() && r.nextBoolean() ? k + " - " + v : k + " + " + (1 + r.nextInt(3)));
+        if (kt.numeric()) {
+            integral |= kt.integral();
+            terms.add(vt.numeric() && r.nextBoolean() ? Term.of("k", kt, " - ", "v", vt)
+                    : Term.of("k", kt, " + ", Integer.toString(1 + r.nextInt(3)), ColumnType.INTEGER));
         }
         if (terms.isEmpty()) {
             return filter();
         }
-        String where = r.nextBoolean() ? p.where(t, "", false)
-                : " WHERE " + terms.get(0) + (r.nextBoolean() ? " > " : " <= ") + p.literal(ColumnType.DECIMAL_15_3);
-        Case c = Case.query(Form.ARITHMETIC, "SELECT k, " + String.join(", ", terms) + " FROM " + t.name() + where
-                + " ORDER BY k", true);
+        String where;
+        String h2Where;
+        if (r.nextBoolean()) {
+            where = p.where(t, "", false);
+            h2Where = where;
+        } else {
+            Term first = terms.get(0);
+            String op = r.nextBoolean() ? " > " : " <= ";
+            String bound = p.literal(ColumnType.DECIMAL_15_3);
+            where = " WHERE " + first.sql() + op + bound;
+            h2Where = " WHERE " + first.h2() + op + (first.approximate() ? Term.asDouble(bound) : bound);
+        }
+        String select = "SELECT k, " + String.join(", ", terms.stream().map(Term::sql).toList()) + " FROM " + t.name();
+        String h2Select = "SELECT k, " + String.join(", ", terms.stream().map(Term::h2).toList()) + " FROM " + t.name();
+        String sql = select + where + " ORDER BY k";
+        Case c = new Case(Form.ARITHMETIC, List.of(new Case.Step(sql, h2Select + h2Where + " ORDER BY k",
+                Dialect.SQLITE.spell(sql), true, true, false)), Case.End.AUTOCOMMIT, List.of());
         return integral ? h2Only(c) : c;
+    }
+
+    /**
+     * An arithmetic term as KegDB and SQLite read it, and as H2 must read it to compute in the standard's types:
+     * an operation with an approximate operand (a DOUBLE column, a literal with an exponent) is approximate, but
+     * H2 computes a DOUBLE with a DECIMAL exactly (in DECFLOAT), where {@code v + 4.25 > 1.0E300} holds for v =
+     * 1.0E300. So H2 gets such a term with every operand cast to DOUBLE PRECISION.
+     */
+    private record Term(String sql, String h2, boolean approximate) {
+
+        /** {@code left op right}; a literal's type (null) is read from its spelling. */
+        static Term of(String left, ColumnType leftType, String op, String right, ColumnType rightType) {
+            boolean approximate = approximate(left, leftType) || approximate(right, rightType);
+            String sql = left + op + right;
+            return new Term(sql, approximate ? asDouble(left) + op + asDouble(right) : sql, approximate);
+        }
+
+        private static boolean approximate(String operand, ColumnType type) {
+            return type == null ? operand.contains("E") : type == ColumnType.DOUBLE;
+        }
+
+        static String asDouble(String operand) {
+            return "CAST(" + operand + " AS DOUBLE PRECISION)";
+        }
     }
 
     private static Case h2Only(Case c) {
