@@ -252,7 +252,8 @@ public enum ColumnType {
     /**
      * Fits an internal value to the column as an assignment does: fails with 22001 if a VARCHAR/VARBINARY is
      * longer than {@code length} (0 = unlimited); rounds a DECIMAL half up to {@code scale} and fails with
-     * 22003 if it then has more than {@code length} digits; drops a TIMESTAMP's digits beyond {@code length}.
+     * 22003 if it then has more than {@code length} digits; drops a TIMESTAMP's digits beyond {@code length};
+     * makes a DOUBLE -0.0 the 0.0 it equals.
      */
     Object fit(Object value, int length, int scale, String column) throws SqlError {
         if (value == null) {
@@ -279,6 +280,11 @@ public enum ColumnType {
                 long unit = length >= MAX_TIMESTAMP_PRECISION ? 1 : length == 2 ? 10 : length == 1 ? 100 : 1000;
                 long millis = (Long) value;
                 return millis - Math.floorMod(millis, unit);
+            }
+            case DOUBLE -> {
+                // -0.0 equals 0.0 in SQL, but Calcite groups, joins and de-duplicates doubles with
+                // Double.equals, which tells them apart: one stored zero keeps them one value
+                return (Double) value == 0.0 ? (Object) 0.0 : value;
             }
             default -> {
                 return value;
