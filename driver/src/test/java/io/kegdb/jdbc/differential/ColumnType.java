@@ -8,7 +8,8 @@ import java.util.Random;
 /**
  * A column type of the differential tables and the values the test draws for it: mostly a small domain, so random
  * keys collide, ranges and prefixes hit rows and joins find matches, and now and then an extreme of the type
- * (INTEGER and BIGINT limits, the largest DECIMAL of its precision, its smallest step, large and tiny doubles).
+ * (INTEGER and BIGINT limits, the largest DECIMAL of its precision, its smallest step, large and tiny doubles,
+ * -0.0).
  *
  * <p>Strings mix ASCII letters (both cases), {@code _} (a LIKE wildcard), digits, spaces (so TRIM has work) and
  * characters outside ASCII: two-byte, three-byte and a supplementary character. They are chosen so that every
@@ -113,7 +114,8 @@ enum ColumnType {
     private static final Integer[] INT_EXTREMES = {Integer.MAX_VALUE, Integer.MIN_VALUE, Integer.MAX_VALUE - 1, 65536};
     private static final Long[] LONG_EXTREMES = {Long.MAX_VALUE, Long.MIN_VALUE, Long.MAX_VALUE - 1, 4294967296L,
         2147483648L, -2147483649L};
-    private static final Double[] DOUBLE_EXTREMES = {1.0E300, -1.0E300, 1.0E15, 2.5E-7, 0.1, -123456.789};
+    /** -0.0 equals 0.0 in SQL, but Java's Double.equals (which Calcite's grouping and joins use) tells them apart. */
+    private static final Double[] DOUBLE_EXTREMES = {1.0E300, -1.0E300, 1.0E15, 2.5E-7, 0.1, -123456.789, -0.0};
     private static final BigDecimal[] DEC_15_3_EXTREMES = {new BigDecimal("999999999999.999"),
         new BigDecimal("-999999999999.999"), new BigDecimal("0.001"), new BigDecimal("0.056"),
         new BigDecimal("123456789.5")};

@@ -36,9 +36,10 @@ record RandomTable(String name, ColumnType keyType, ColumnType valueType, List<O
         return new RandomTable(name, keyType, valueType, List.copyOf(byKey.values()));
     }
 
-    /** A key's identity: its content (byte[] has no equals). */
+    /** A key's identity: its content (byte[] has no equals); -0.0 is the key 0.0, as every database stores it. */
     static String keyText(Object k) {
-        return k instanceof byte[] b ? HexFormat.of().formatHex(b) : k.toString();
+        return k instanceof byte[] b ? HexFormat.of().formatHex(b) : k instanceof Double d && d == 0.0 ? "0.0"
+                : k.toString();
     }
 
     /** The same table holding other rows. */
