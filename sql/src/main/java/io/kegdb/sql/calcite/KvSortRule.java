@@ -84,6 +84,9 @@ final class KvSortRule extends RelOptRule {
         } else if (filter != null) {
             return; // a limit alone over a filter: nothing to gain
         }
+        if (filter != null && project == null && collation.equals(filter.getTraitSet().getCollation())) {
+            return; // the filter already has the order: this is the limit this rule made
+        }
         KeyOperand offset = operand(sort.offset);
         KeyOperand fetch = operand(sort.fetch);
         if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
@@ -95,15 +98,15 @@ final class KvSortRule extends RelOptRule {
         RelCollation order = ordered.getTraitSet().getCollation();
         RelNode input = filter == null ? ordered
                 : filter.copy(filter.getTraitSet().replace(order), ordered, filter.getCondition());
+        if (filter != null && (sort.offset != null || sort.fetch != null)) {
+            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough. It goes
+            // below the projection, which then computes only the rows the limit keeps, and it has the scan's
+            // order, which the projection above carries on.
+            input = sort.copy(sort.getTraitSet().replace(order), input, order, sort.offset, sort.fetch);
+        }
         if (project != null) {
             input = LogicalProject.create(input, project.getHints(), project.getProjects(), project.getRowType(),
                     project.getVariablesSet());
-        }
-        if (filter != null && (sort.offset != null || sort.fetch != null)) {
-            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough. It has no
-            // collation of its own: a sort with one over this filter would match this rule again, forever.
-            input = sort.copy(sort.getTraitSet().replace(RelCollations.EMPTY), input, RelCollations.EMPTY,
-                    sort.offset, sort.fetch);
         }
         call.transformTo(input);
     }
