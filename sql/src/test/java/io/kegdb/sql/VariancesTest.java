@@ -72,6 +72,12 @@ class VariancesTest extends InMemorySessionTest {
         assertEquals(List.of(OF_THREE), rows(s, "SELECT " + ALL + " FROM d WHERE k BETWEEN 11 AND 13"));
         assertEquals(List.of(row(1.0E30, 2.0E30, 1.0E15, Math.sqrt(2.0E30))),
                 rows(s, "SELECT VAR_POP(v), VAR_SAMP(v), STDDEV_POP(v), STDDEV_SAMP(v) FROM d WHERE k > 20"));
+        // A spread whose square overflows is Infinity, never negative; its running mean stays finite.
+        update(s, "INSERT INTO d VALUES (31, 1.0E308), (32, -1.0E308), (33, 0.0)");
+        double inf = Double.POSITIVE_INFINITY;
+        assertEquals(List.of(row(inf, inf, inf, inf)),
+                rows(s, "SELECT VAR_POP(v), VAR_SAMP(v), STDDEV_POP(v), STDDEV_SAMP(v) FROM d WHERE k > 30"));
+        assertEquals(List.of(row(Double.NaN)), rows(s, "SELECT VAR_POP(v * 1.0E300) FROM d WHERE k < 10"));
     }
 
     @Test

@@ -48,7 +48,8 @@ import java.util.Set;
  * {@code (n * SUM(x * x) - SUM(x)^2) / (n * (n - 1))} is exact and rounded once, to 34 digits, then to a
  * double (a standard deviation is the 34-digit root of that);</li>
  * <li>for an approximate argument (DOUBLE, REAL): Welford's running mean and sum of squared deviations from
- * it, whose error does not grow with the values' distance from zero (as H2 computes them).</li>
+ * it, whose error does not grow with the values' distance from zero (as H2 computes them). A spread whose
+ * square overflows a double is Infinity; an infinite or NaN value makes the result NaN.</li>
  * </ul>
  * The result is DOUBLE for every argument type, as in H2, and NULL where there is no value (no row, or one for
  * the sample statistics). NULL arguments are skipped. They work in plain and grouped aggregates and in windows.
@@ -199,7 +200,14 @@ public final class Variances {
 
     /** Welford's mean after its {@code count}th value {@code value}. */
     public static double mean(double mean, double value, long count) {
-        return count == 1 ? value : mean + (value - mean) / count;
+        if (count == 1) {
+            return value;
+        }
+        double delta = value - mean;
+        // Finite values farther apart than the largest double: their deviation overflows, their mean does not
+        // (an infinite mean made the sum of squared deviations -Infinity, then NaN).
+        return Double.isInfinite(delta) && Double.isFinite(value) && Double.isFinite(mean)
+                ? mean + (value / count - mean / count) : mean + delta / count;
     }
 
     /** Welford's sum of squared deviations after the {@code count}th value, from the mean before it. */
