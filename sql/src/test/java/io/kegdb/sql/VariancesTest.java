@@ -131,8 +131,30 @@ class VariancesTest extends InMemorySessionTest {
     }
 
     @Test
+    void covariancesAndRegressionSumsAreExactOrWelfords() throws SqlError {
+        String all = "COVAR_POP(v, k), COVAR_SAMP(v, k), REGR_SXX(v, k), REGR_SYY(v, k), REGR_COUNT(v, k)";
+        // v is 10^9 (or 10^18) + k: the covariance of v and k is k's variance; NULL values of v skip their rows.
+        List<Object> ofThree = row(2.0 / 3, 1.0, 2.0, 2.0, 3L);
+        assertEquals(List.of(ofThree), rows(s, "SELECT " + all + " FROM i"));
+        assertEquals(List.of(row(2.0 / 3, 1.0, 2.0, 2.0, 3L)), rows(s, "SELECT " + all + " FROM d WHERE k < 10"));
+        // BIGINT 10^18 + 1, 2, 3 against keys 1, 2, 4 (key 3's value is NULL): products near 10^18 each.
+        assertEquals(List.of(row(1.0, 1.5, 14.0 / 3, 2.0, 3L)), rows(s, "SELECT COVAR_POP(v, k),"
+                + " COVAR_SAMP(v, k), REGR_SXX(v, k), REGR_SYY(v - 1000000000000000000, k), REGR_COUNT(v, k) FROM b"));
+        // DECIMAL against an INTEGER: 10^-4 apart against 1 apart.
+        assertEquals(List.of(row(new BigDecimal("6.666666666666666666666666666666667E-5").doubleValue(), 1.0E-4)),
+                rows(s, "SELECT COVAR_POP(v, k), COVAR_SAMP(v, k) FROM c"));
+        // One pair: no sample covariance; the sums of squares are 0. No pair: NULL, REGR_COUNT 0.
+        assertEquals(List.of(row(0.0, null, 0.0, 0.0, 1L)), rows(s, "SELECT " + all + " FROM i WHERE k = 1"));
+        assertEquals(List.of(row(null, null, null, null, 0L)), rows(s, "SELECT " + all + " FROM i WHERE k < 0"));
+        assertEquals(List.of(row(1, 0.0), row(2, 0.25), row(3, 0.25)), rows(s,
+                "SELECT k, COVAR_POP(v, k) OVER (ORDER BY k ROWS 1 PRECEDING) FROM i WHERE k < 4 ORDER BY k"));
+    }
+
+    @Test
     void aNonNumericArgumentIsRefused() {
         SqlTestSupport.fails(SqlState.SYNTAX_ERROR, s, "SELECT VAR_POP(v > 0) FROM i");
         SqlTestSupport.fails(SqlState.SYNTAX_ERROR, s, "SELECT STDDEV(v, v) FROM i");
+        SqlTestSupport.fails(SqlState.SYNTAX_ERROR, s, "SELECT COVAR_POP(v) FROM i");
+        SqlTestSupport.fails(SqlState.SYNTAX_ERROR, s, "SELECT COVAR_SAMP(v, k > 0) FROM i");
     }
 }

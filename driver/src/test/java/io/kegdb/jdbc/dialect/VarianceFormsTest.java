@@ -20,18 +20,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Every variance and standard deviation spelling (VAR_POP, VAR_SAMP, VARIANCE, STDDEV_POP, STDDEV_SAMP, STDDEV)
- * over INTEGER, BIGINT, DECIMAL and DOUBLE values answers as H2 does, with H2's result type (DOUBLE): plain,
- * over no row and one row, grouped (groups of one row too), with HAVING, DISTINCT, FILTER, an expression
- * argument, bound parameters, and as window functions over growing and sliding frames: 168 statements, each
- * planned once (the one with parameters runs four times), 240 answers. The values stay where
- * H2's own arithmetic (doubles, Welford's) is accurate to far more than the 1e-9 the answers are compared to;
- * far from zero, where H2 loses the spread too, {@code VariancesTest} in the SQL module checks exact values.
+ * Every variance and standard deviation spelling (VAR_POP, VAR_SAMP, VARIANCE, STDDEV_POP, STDDEV_SAMP, STDDEV),
+ * and COVAR_POP, COVAR_SAMP, REGR_SXX and REGR_SYY of a value and the (INTEGER) key, over INTEGER, BIGINT,
+ * DECIMAL and DOUBLE values answers as H2 does, with H2's result type (DOUBLE): plain, over no row and one row,
+ * grouped (groups of one row too), with HAVING, DISTINCT, FILTER, an expression argument, bound parameters, and
+ * as window functions over growing and sliding frames: 168 statements of one argument and 64 of two, each
+ * planned once (the ones with parameters run four times), 352 answers. The values stay where H2's own
+ * arithmetic (doubles, Welford's) is accurate to far more than the 1e-9 the answers are compared to; far from
+ * zero, where H2 loses the spread too, {@code VariancesTest} in the SQL module checks exact values.
  */
 class VarianceFormsTest {
 
     private static final List<String> FUNCTIONS = List.of("VAR_POP", "VAR_SAMP", "VARIANCE", "STDDEV_POP",
             "STDDEV_SAMP", "STDDEV");
+    private static final List<String> PAIR_FUNCTIONS = List.of("COVAR_POP", "COVAR_SAMP", "REGR_SXX", "REGR_SYY");
     private static final List<String> TABLES = List.of("s_int", "s_big", "s_dec", "s_dbl");
     private static final int ROWS = 60;
     private static final double RELATIVE = 1e-9;
@@ -90,6 +92,23 @@ class VarianceFormsTest {
                 same("SELECT " + f + "(v * 2 + 1), " + f + "(-v) FROM " + t + " WHERE k <= 50");
                 same("SELECT k, " + f + "(v) OVER (ORDER BY k), " + f + "(v) OVER (PARTITION BY MOD(k, 3) ORDER BY k"
                         + " ROWS BETWEEN 2 PRECEDING AND CURRENT ROW) FROM " + t + " ORDER BY k");
+            }
+        }
+    }
+
+    @Test
+    void covariancesAndRegressionSumsAnswerAsH2() throws SQLException {
+        for (String t : TABLES) {
+            for (String f : PAIR_FUNCTIONS) {
+                same("SELECT " + f + "(v, k), " + f + "(k, v), " + f + "(v, v * 3 - 1), " + f + "(v, k) FILTER"
+                        + " (WHERE k = 7) FROM " + t);
+                String range = "SELECT " + f + "(v, k), REGR_COUNT(v, k) FROM " + t + " WHERE k BETWEEN ? AND ?";
+                for (int[] bounds : new int[][] {{10, 40}, {-5, -1}, {7, 7}, {41, 45}}) {
+                    same(range, bounds[0], bounds[1]);
+                }
+                same("SELECT MOD(k, 5) AS g, " + f + "(k, v) FROM " + t + " GROUP BY MOD(k, 5) ORDER BY g");
+                same("SELECT k, " + f + "(v, k) OVER (ORDER BY k ROWS BETWEEN 3 PRECEDING AND CURRENT ROW) FROM "
+                        + t + " ORDER BY k");
             }
         }
     }

@@ -25,6 +25,7 @@ import org.apache.calcite.sql.type.InferTypes;
 import org.apache.calcite.sql.type.OperandTypes;
 import org.apache.calcite.sql.type.ReturnTypes;
 import org.apache.calcite.sql.type.SqlOperandMetadata;
+import org.apache.calcite.sql.type.SqlOperandTypeChecker;
 import org.apache.calcite.sql.type.SqlTypeTransforms;
 import org.apache.calcite.sql.type.SqlTypeUtil;
 import org.apache.calcite.sql.validate.SqlUserDefinedAggFunction;
@@ -37,86 +38,124 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP (VARIANCE and STDDEV are the sample ones), computed without
- * losing the spread of values far from zero. Calcite rewrites them into {@code (SUM(x * x) - SUM(x) * SUM(x) /
- * COUNT(x)) / COUNT(x)} (its {@code AggregateReduceFunctionsRule}, and its convertlets over a window), which
- * cancels: the variance of 1000000001, 1000000002, 1000000003 was 0.0 for INTEGER and DOUBLE alike, and the
- * squares of BIGINTs overflowed. These functions take the standard names in the operator table
- * ({@link FunctionLibrary}), so no rule or convertlet sees a variance to rewrite, and compute:
+ * VAR_POP, VAR_SAMP, STDDEV_POP and STDDEV_SAMP (VARIANCE and STDDEV are the sample ones), and their two-argument
+ * siblings COVAR_POP, COVAR_SAMP, REGR_SXX and REGR_SYY, computed without losing the spread of values far from
+ * zero. Calcite rewrites each into sums, such as {@code (SUM(x * x) - SUM(x) * SUM(x) / COUNT(x)) / COUNT(x)}
+ * (its {@code AggregateReduceFunctionsRule}, and its convertlets over a window), which cancel: the variance of
+ * 1000000001, 1000000002, 1000000003 was 0.0 for INTEGER and DOUBLE alike, and the products of BIGINTs or of
+ * INTEGERs near 10^9 overflowed (22003). These functions take the standard names in the operator table
+ * ({@link FunctionLibrary}), so no rule or convertlet sees one to rewrite. Each is a co-moment of two of its
+ * arguments (a variance is the co-moment of a value with itself; REGR_SXX(y, x) that of x, REGR_SYY of y, over
+ * the rows where both are not NULL), divided by n, n - 1 or nothing, and its square root or not, computed:
  * <ul>
- * <li>for an exact argument (integer types, DECIMAL): the count, sum and sum of squares as exact BigDecimals, so
- * {@code (n * SUM(x * x) - SUM(x)^2) / (n * (n - 1))} is exact and rounded once, to 34 digits, then to a
- * double (a standard deviation is the 34-digit root of that);</li>
- * <li>for an approximate argument (DOUBLE, REAL): Welford's running mean and sum of squared deviations from
- * it, whose error does not grow with the values' distance from zero (as H2 computes them). A spread whose
- * square overflows a double is Infinity; an infinite or NaN value makes the result NaN.</li>
+ * <li>for exact arguments (integer types, DECIMAL): from the count, the sums and the sum of products as exact
+ * BigDecimals, so {@code (n * SUM(x * y) - SUM(x) * SUM(y)) / (n * (n - 1))} is exact and rounded once, to 34
+ * digits, then to a double (a standard deviation is the 34-digit root of that);</li>
+ * <li>for an approximate argument (DOUBLE, REAL): with Welford's running means and co-moment, whose error does
+ * not grow with the values' distance from zero (as H2 computes them). A spread whose square overflows a double
+ * is Infinity; an infinite or NaN value makes the result NaN.</li>
  * </ul>
  * The result is DOUBLE for every argument type, as in H2, and NULL where there is no value (no row, or one for
- * the sample statistics). NULL arguments are skipped. They work in plain and grouped aggregates and in windows.
+ * the sample statistics). Rows with a NULL argument are skipped. They work in plain and grouped aggregates and in
+ * windows.
  */
 public final class Variances {
 
     /** The standard operators these functions stand in for, hidden from the operator table. */
     static final Set<SqlOperator> REPLACED = Set.of(SqlStdOperatorTable.VAR_POP, SqlStdOperatorTable.VAR_SAMP,
             SqlStdOperatorTable.VARIANCE, SqlStdOperatorTable.STDDEV_POP, SqlStdOperatorTable.STDDEV_SAMP,
-            SqlStdOperatorTable.STDDEV);
+            SqlStdOperatorTable.STDDEV, SqlStdOperatorTable.COVAR_POP, SqlStdOperatorTable.COVAR_SAMP,
+            SqlStdOperatorTable.REGR_SXX, SqlStdOperatorTable.REGR_SYY);
 
     /** The functions, one per spelling. */
-    static final List<SqlAggFunction> FUNCTIONS = List.of(new Function("VAR_POP", false, false),
-            new Function("VAR_SAMP", true, false), new Function("VARIANCE", true, false),
-            new Function("STDDEV_POP", false, true), new Function("STDDEV_SAMP", true, true),
-            new Function("STDDEV", true, true));
+    static final List<SqlAggFunction> FUNCTIONS = List.of(
+            new Function("VAR_POP", Statistic.variance(Divisor.COUNT, false)),
+            new Function("VAR_SAMP", Statistic.variance(Divisor.COUNT_LESS_ONE, false)),
+            new Function("VARIANCE", Statistic.variance(Divisor.COUNT_LESS_ONE, false)),
+            new Function("STDDEV_POP", Statistic.variance(Divisor.COUNT, true)),
+            new Function("STDDEV_SAMP", Statistic.variance(Divisor.COUNT_LESS_ONE, true)),
+            new Function("STDDEV", Statistic.variance(Divisor.COUNT_LESS_ONE, true)),
+            new Function("COVAR_POP", new Statistic(2, 0, 1, Divisor.COUNT, false)),
+            new Function("COVAR_SAMP", new Statistic(2, 0, 1, Divisor.COUNT_LESS_ONE, false)),
+            new Function("REGR_SXX", new Statistic(2, 1, 1, Divisor.ONE, false)),
+            new Function("REGR_SYY", new Statistic(2, 0, 0, Divisor.ONE, false)));
 
     private Variances() {
     }
 
-    /** One statistic: of a sample (divided by n - 1) or of the population (by n); its square root or not. */
-    private static final class Function extends SqlUserDefinedAggFunction {
-        Function(String name, boolean sample, boolean root) {
-            super(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
-                    ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), InferTypes.FIRST_KNOWN,
-                    NumericArgument.INSTANCE, new Implementation(sample, root), false, false, Optionality.FORBIDDEN);
+    /** What the sum of products of deviations is divided by: the population's, a sample's, or none (a sum). */
+    public enum Divisor {
+        COUNT, COUNT_LESS_ONE, ONE;
+
+        /** The divisor for {@code count} values; not positive where the statistic is NULL. */
+        long of(long count) {
+            return switch (this) {
+                case COUNT -> count;
+                case COUNT_LESS_ONE -> count - 1;
+                case ONE -> 1;
+            };
         }
     }
 
     /**
-     * One argument of any numeric type, kept as it is. Not "fixed parameters" (the declared types of a function
-     * of the schema): the validator would then cast the argument to one declared type, a BIGINT to DOUBLE.
+     * One statistic: of {@code arity} arguments, the co-moment of arguments {@code x} and {@code y} (the same
+     * one for a variance) divided by {@code divisor}, and its square root if {@code root}.
      */
-    private static final class NumericArgument implements SqlOperandMetadata {
-        static final NumericArgument INSTANCE = new NumericArgument();
+    record Statistic(int arity, int x, int y, Divisor divisor, boolean root) {
+        static Statistic variance(Divisor divisor, boolean root) {
+            return new Statistic(1, 0, 0, divisor, root);
+        }
 
+        boolean ofOneValue() {
+            return x == y;
+        }
+    }
+
+    private static final class Function extends SqlUserDefinedAggFunction {
+        Function(String name, Statistic statistic) {
+            super(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
+                    ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), InferTypes.FIRST_KNOWN,
+                    new NumericArguments(statistic.arity() == 1 ? OperandTypes.NUMERIC : OperandTypes.NUMERIC_NUMERIC),
+                    new Implementation(statistic), false, false, Optionality.FORBIDDEN);
+        }
+    }
+
+    /**
+     * Arguments of any numeric type, each kept as it is. Not "fixed parameters" (the declared types of a function
+     * of the schema): the validator would then cast each argument to one declared type, a BIGINT to DOUBLE.
+     */
+    private record NumericArguments(SqlOperandTypeChecker checker) implements SqlOperandMetadata {
         @Override
         public boolean checkOperandTypes(SqlCallBinding callBinding, boolean throwOnFailure) {
-            return OperandTypes.NUMERIC.checkOperandTypes(callBinding, throwOnFailure);
+            return checker.checkOperandTypes(callBinding, throwOnFailure);
         }
 
         @Override
         public SqlOperandCountRange getOperandCountRange() {
-            return OperandTypes.NUMERIC.getOperandCountRange();
+            return checker.getOperandCountRange();
         }
 
         @Override
         public String getAllowedSignatures(SqlOperator op, String opName) {
-            return OperandTypes.NUMERIC.getAllowedSignatures(op, opName);
+            return checker.getAllowedSignatures(op, opName);
         }
 
         @Override
         public List<RelDataType> paramTypes(RelDataTypeFactory typeFactory) {
-            throw new UnsupportedOperationException("any numeric type: no declared parameter type");
+            throw new UnsupportedOperationException("any numeric types: no declared parameter types");
         }
 
         @Override
         public List<String> paramNames() {
-            return List.of("value");
+            return getOperandCountRange().getMax() == 1 ? List.of("value") : List.of("y", "x");
         }
     }
 
     /** What the generated code asks of a function: its implementor (it is typed by its return type inference). */
-    private record Implementation(boolean sample, boolean root) implements ImplementableAggFunction {
+    private record Implementation(Statistic statistic) implements ImplementableAggFunction {
         @Override
         public AggImplementor getImplementor(boolean windowContext) {
-            return new Accumulation(sample, root);
+            return new Accumulation(statistic);
         }
 
         @Override
@@ -131,30 +170,30 @@ public final class Variances {
     }
 
     /**
-     * Three states: the count of values, then for an exact argument their sum and sum of squares (BigDecimal),
-     * for an approximate one Welford's mean and sum of squared deviations (double). Null arguments are skipped
-     * and no value at all gives NULL by Calcite's {@link StrictAggImplementor}.
+     * The count of rows, then for exact arguments the sums of x, of y (for two values) and of x * y
+     * (BigDecimal), for an approximate one Welford's means of x and y (for two values) and co-moment (double).
+     * Rows with a NULL argument are skipped and no row at all gives NULL by Calcite's {@link StrictAggImplementor}.
      */
     private static final class Accumulation extends StrictAggImplementor {
-        private final boolean sample;
-        private final boolean root;
+        private final Statistic statistic;
 
-        Accumulation(boolean sample, boolean root) {
-            this.sample = sample;
-            this.root = root;
+        Accumulation(Statistic statistic) {
+            this.statistic = statistic;
         }
 
         @Override
         public List<Type> getNotNullState(AggContext info) {
-            Class<?> moments = approximate(info) ? double.class : BigDecimal.class;
-            return List.<Type>of(long.class, moments, moments);
+            Class<?> moment = approximate(info) ? double.class : BigDecimal.class;
+            return statistic.ofOneValue() ? List.<Type>of(long.class, moment, moment)
+                    : List.<Type>of(long.class, moment, moment, moment);
         }
 
         @Override
         protected void implementNotNullReset(AggContext info, AggResetContext reset) {
             super.implementNotNullReset(info, reset);
             if (!approximate(info)) {
-                for (Expression moment : reset.accumulator().subList(1, 3)) {
+                List<Expression> acc = reset.accumulator();
+                for (Expression moment : acc.subList(1, getStateSize())) {
                     reset.currentBlock().add(Expressions.statement(Expressions.assign(moment,
                             Expressions.field(null, BigDecimal.class, "ZERO"))));
                 }
@@ -163,38 +202,54 @@ public final class Variances {
 
         @Override
         protected void implementNotNullAdd(AggContext info, AggAddContext add) {
-            Expression count = add.accumulator().get(0);
-            Expression first = add.accumulator().get(1);
-            Expression second = add.accumulator().get(2);
-            RelDataType type = info.parameterRelTypes().get(0);
-            add.currentBlock().add(Expressions.statement(Expressions.assign(count,
-                    Expressions.add(count, Expressions.constant(1L)))));
-            if (approximate(info)) {
-                Expression value = EnumUtils.convert(add.arguments().get(0), double.class);
-                // The sum of squared deviations first: it needs the mean before this value.
-                add.currentBlock().add(Expressions.statement(Expressions.assign(second,
-                        Expressions.call(Variances.class, "deviations", second, first, value, count))));
-                add.currentBlock().add(Expressions.statement(Expressions.assign(first,
-                        Expressions.call(Variances.class, "mean", first, value, count))));
+            Moments m = new Moments(add.accumulator(), statistic.ofOneValue());
+            add.currentBlock().add(Expressions.statement(Expressions.assign(m.count,
+                    Expressions.add(m.count, Expressions.constant(1L)))));
+            Class<?> type = approximate(info) ? double.class : integers(info) ? long.class : BigDecimal.class;
+            Expression x = EnumUtils.convert(add.arguments().get(statistic.x()), type);
+            Expression y = EnumUtils.convert(add.arguments().get(statistic.y()), type);
+            if (type == double.class) {
+                // The co-moment first: it needs the means before this row.
+                assign(add, m.product, "comoment", m.product, m.x, m.y, x, y, m.count);
+                assign(add, m.x, "mean", m.x, x, m.count);
+                if (m.y != m.x) {
+                    assign(add, m.y, "mean", m.y, y, m.count);
+                }
             } else {
-                Expression value = EnumUtils.convert(add.arguments().get(0),
-                        SqlTypeUtil.isIntType(type) ? long.class : BigDecimal.class);
-                add.currentBlock().add(Expressions.statement(Expressions.assign(first,
-                        Expressions.call(Variances.class, "plus", first, value))));
-                add.currentBlock().add(Expressions.statement(Expressions.assign(second,
-                        Expressions.call(Variances.class, "plusSquare", second, value))));
+                assign(add, m.product, "plusProduct", m.product, x, y);
+                assign(add, m.x, "plus", m.x, x);
+                if (m.y != m.x) {
+                    assign(add, m.y, "plus", m.y, y);
+                }
             }
+        }
+
+        private static void assign(AggAddContext add, Expression state, String method, Expression... args) {
+            add.currentBlock().add(Expressions.statement(Expressions.assign(state,
+                    Expressions.call(Variances.class, method, args))));
         }
 
         @Override
         protected Expression implementNotNullResult(AggContext info, AggResultContext result) {
-            List<Expression> acc = result.accumulator();
-            return Expressions.call(Variances.class, approximate(info) ? "ofDeviations" : "ofSums", acc.get(0),
-                    acc.get(1), acc.get(2), Expressions.constant(sample), Expressions.constant(root));
+            Moments m = new Moments(result.accumulator(), statistic.ofOneValue());
+            return Expressions.call(Variances.class, approximate(info) ? "ofComoment" : "ofSums", m.count, m.x, m.y,
+                    m.product, Expressions.constant(statistic.divisor()), Expressions.constant(statistic.root()));
         }
 
+        /** Whether any argument is approximate: then all are taken as doubles. */
         private static boolean approximate(AggContext info) {
-            return SqlTypeUtil.isApproximateNumeric(info.parameterRelTypes().get(0));
+            return info.parameterRelTypes().stream().anyMatch(SqlTypeUtil::isApproximateNumeric);
+        }
+
+        private static boolean integers(AggContext info) {
+            return info.parameterRelTypes().stream().allMatch(SqlTypeUtil::isIntType);
+        }
+    }
+
+    /** The states by their meaning: for one value, its sum (or mean) stands for both x's and y's. */
+    private record Moments(Expression count, Expression x, Expression y, Expression product) {
+        Moments(List<Expression> acc, boolean oneValue) {
+            this(acc.get(0), acc.get(1), oneValue ? acc.get(1) : acc.get(2), acc.get(oneValue ? 2 : 3));
         }
     }
 
@@ -210,9 +265,9 @@ public final class Variances {
                 ? mean + (value / count - mean / count) : mean + delta / count;
     }
 
-    /** Welford's sum of squared deviations after the {@code count}th value, from the mean before it. */
-    public static double deviations(double deviations, double mean, double value, long count) {
-        return count == 1 ? 0.0 : deviations + (value - mean) * (value - mean(mean, value, count));
+    /** Welford's co-moment after the {@code count}th pair, from the means before it. */
+    public static double comoment(double comoment, double meanX, double meanY, double x, double y, long count) {
+        return count == 1 ? 0.0 : comoment + (x - meanX) * (y - mean(meanY, y, count));
     }
 
     public static BigDecimal plus(BigDecimal sum, long value) {
@@ -223,35 +278,36 @@ public final class Variances {
         return sum.add(value);
     }
 
-    public static BigDecimal plusSquare(BigDecimal squares, long value) {
-        BigDecimal v = BigDecimal.valueOf(value);
-        return squares.add(v.multiply(v));
+    public static BigDecimal plusProduct(BigDecimal sum, long x, long y) {
+        return sum.add(BigDecimal.valueOf(x).multiply(BigDecimal.valueOf(y)));
     }
 
-    public static BigDecimal plusSquare(BigDecimal squares, BigDecimal value) {
-        return squares.add(value.multiply(value));
+    public static BigDecimal plusProduct(BigDecimal sum, BigDecimal x, BigDecimal y) {
+        return sum.add(x.multiply(y));
     }
 
-    /** The statistic of {@code count} exact values from their sum and sum of squares; null for too few. */
-    public static Double ofSums(long count, BigDecimal sum, BigDecimal squares, boolean sample, boolean root) {
-        long divisor = sample ? count - 1 : count;
-        if (divisor <= 0) {
+    /** The statistic of {@code count} exact pairs from their sums and sum of products; null for too few. */
+    public static Double ofSums(long count, BigDecimal sumX, BigDecimal sumY, BigDecimal products, Divisor divisor,
+                                boolean root) {
+        long d = divisor.of(count);
+        if (d <= 0) {
             return null;
         }
         BigDecimal n = BigDecimal.valueOf(count);
-        // n * SUM(x * x) - SUM(x)^2 is n^2 times the population variance, never negative (and exact here).
-        BigDecimal spread = squares.multiply(n).subtract(sum.multiply(sum));
-        BigDecimal variance = spread.divide(n.multiply(BigDecimal.valueOf(divisor)), MathContext.DECIMAL128);
-        return (root ? variance.sqrt(MathContext.DECIMAL128) : variance).doubleValue();
+        // n * SUM(x * y) - SUM(x) * SUM(y) is n^2 times the population covariance (for x = y never negative).
+        BigDecimal comoment = products.multiply(n).subtract(sumX.multiply(sumY));
+        BigDecimal value = comoment.divide(n.multiply(BigDecimal.valueOf(d)), MathContext.DECIMAL128);
+        return (root ? value.sqrt(MathContext.DECIMAL128) : value).doubleValue();
     }
 
-    /** The statistic of {@code count} approximate values from Welford's sum of squared deviations; null for too few. */
-    public static Double ofDeviations(long count, double mean, double deviations, boolean sample, boolean root) {
-        long divisor = sample ? count - 1 : count;
-        if (divisor <= 0) {
+    /** The statistic of {@code count} approximate pairs from Welford's co-moment; null for too few. */
+    public static Double ofComoment(long count, double meanX, double meanY, double comoment, Divisor divisor,
+                                    boolean root) {
+        long d = divisor.of(count);
+        if (d <= 0) {
             return null;
         }
-        double variance = deviations / divisor;
-        return root ? Math.sqrt(variance) : variance;
+        double value = comoment / d;
+        return root ? Math.sqrt(value) : value;
     }
 }
