@@ -5,7 +5,6 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
@@ -24,8 +23,8 @@ import java.util.List;
 /**
  * {@code ORDER BY K [DESC]} and/or {@code LIMIT/OFFSET} over a scan (directly or through a projection)
  * becomes an ordered scan that stops after {@code offset + fetch} rows; the sort disappears. Through a
- * filter, the scan reads in the sort's order and a limit alone stays above the filter, so the scan stops
- * once the filter has let {@code offset + fetch} rows through.
+ * filter, the scan reads in the sort's order and a limit alone stays above the filter (below the projection),
+ * so the scan stops once the filter has let {@code offset + fetch} rows through.
  */
 @SuppressWarnings("deprecation")
 final class KvSortRule extends RelOptRule {
@@ -85,7 +84,9 @@ final class KvSortRule extends RelOptRule {
             return; // a limit alone over a filter: nothing to gain
         }
         if (filter != null && project == null && collation.equals(filter.getTraitSet().getCollation())) {
-            return; // the filter already has the order: this is the limit this rule made
+            // The filter already has the sort's order (the limit is one this rule made): nothing to do, and the
+            // rule would match its own result again.
+            return;
         }
         KeyOperand offset = operand(sort.offset);
         KeyOperand fetch = operand(sort.fetch);

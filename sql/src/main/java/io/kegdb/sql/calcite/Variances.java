@@ -2,7 +2,6 @@ package io.kegdb.sql.calcite;
 
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
 import org.apache.calcite.adapter.enumerable.AggResetContext;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.adapter.enumerable.EnumUtils;
@@ -11,8 +10,6 @@ import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlCallBinding;
 import org.apache.calcite.sql.SqlIdentifier;
@@ -116,7 +113,8 @@ public final class Variances {
             super(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
                     ReturnTypes.DOUBLE.andThen(SqlTypeTransforms.FORCE_NULLABLE), InferTypes.FIRST_KNOWN,
                     new NumericArguments(statistic.arity() == 1 ? OperandTypes.NUMERIC : OperandTypes.NUMERIC_NUMERIC),
-                    new Implementation(statistic), false, false, Optionality.FORBIDDEN);
+                    new ImplementorOnly(() -> new Accumulation(statistic)), false, false,
+                    Optionality.FORBIDDEN);
         }
     }
 
@@ -148,24 +146,6 @@ public final class Variances {
         @Override
         public List<String> paramNames() {
             return getOperandCountRange().getMax() == 1 ? List.of("value") : List.of("y", "x");
-        }
-    }
-
-    /** What the generated code asks of a function: its implementor (it is typed by its return type inference). */
-    private record Implementation(Statistic statistic) implements ImplementableAggFunction {
-        @Override
-        public AggImplementor getImplementor(boolean windowContext) {
-            return new Accumulation(statistic);
-        }
-
-        @Override
-        public List<FunctionParameter> getParameters() {
-            throw new UnsupportedOperationException("resolved through the operator table, never by parameters");
-        }
-
-        @Override
-        public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-            throw new UnsupportedOperationException("typed by the function's return type inference");
         }
     }
 
