@@ -244,6 +244,32 @@ class RangedStoreTest {
     }
 
     @Test
+    void scansAndMultiGetsRoutedBeforeTheSplitAreRoutedAgainInvisibly() throws Exception {
+        Counting[][] t = new Counting[3][1];
+        KvStore[] stores = {client(t[0], true), client(t[1], true), client(t[2], true)};
+        stores[0].write(rows(), Durability.SYNC);
+        for (KvStore s : stores) {
+            assertArrayEquals(value(5, 0), s.get(key(5, 0))); // each routes by range 1 over every key
+        }
+        split();
+        for (Counting[] c : t) {
+            c[0].reset();
+        }
+        assertKeys(expected(0, ROWS), keys(stores[0].scan(keyspace(5), keyspace(10))));
+        List<byte[]> descending = expected(0, ROWS);
+        java.util.Collections.reverse(descending);
+        assertKeys(descending, keys(stores[1].scanDescending(keyspace(5), keyspace(10))));
+        List<byte[]> values = stores[2].getAll(List.of(key(5, 2), key(9, 2), key(5, 3)));
+        assertArrayEquals(value(5, 2), values.get(0));
+        assertArrayEquals(value(9, 2), values.get(1));
+        assertArrayEquals(value(5, 3), values.get(2));
+        for (Counting[] c : t) {
+            assertEquals(1, c[0].answered(KvResponse.STALE_ROUTE), "one stale answer, then the new routes");
+            assertTrue(c[0].to(RIGHT) >= 1, "range 2 read on its own group");
+        }
+    }
+
+    @Test
     void aScanStoppedEarlyReadsNoFurtherRange() throws Exception {
         Counting[] t = new Counting[1];
         KvStore store = client(t, true);
