@@ -204,9 +204,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
             RangeDescriptor d = route(key, false, retry);
             Range r = range(d);
             try {
-                T result = op.apply(r.store());
-                noteWatched(r.store());
-                return result;
+                return op.apply(r.store());
             } catch (StaleRouteException e) {
                 stale(e, d, retry);
             }
@@ -233,7 +231,11 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
     @Override
     public byte[] get(byte[] key) {
         Objects.requireNonNull(key, "key");
-        return atKey(key, s -> s.get(key));
+        return atKey(key, s -> {
+            byte[] value = s.get(key);
+            noteWatched(s);
+            return value;
+        });
     }
 
     /**
