@@ -162,6 +162,9 @@ class SplitClusterSqlTest {
             assertEquals(List.of(ROWS - 0L, ROWS - 1L), keys(c, "SELECT k FROM t ORDER BY k DESC LIMIT 2"));
             assertEquals(ROWS, count(c, "SELECT COUNT(*) FROM t"));
             assertEquals(11, count(c, "SELECT COUNT(*) FROM t WHERE k >= 45 AND k <= 55"));
+            assertEquals(1, count(c, "SELECT MIN(k) FROM t"), "the first key of range 1");
+            assertEquals(ROWS, count(c, "SELECT MAX(k) FROM t"), "the last key of range 2");
+            assertEquals(SPLIT_ROW, count(c, "SELECT MIN(k) FROM t WHERE k > " + (SPLIT_ROW - 1)));
             assertEquals(List.of(10L, 75L), keys(c, "SELECT k FROM t WHERE k IN (75, 10, 1000) ORDER BY k"));
             try (PreparedStatement point = c.prepareStatement("SELECT v FROM t WHERE k = ?")) {
                 for (long k : new long[]{1, SPLIT_ROW - 1, SPLIT_ROW, ROWS}) {

@@ -9,6 +9,7 @@ import io.kegdb.engine.KeyValue;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
+import io.kegdb.engine.SnapshotTooOldException;
 import io.kegdb.engine.UnsupportedStoreOperationException;
 import io.kegdb.engine.WriteBatch;
 import io.kegdb.raft.PeerList;
@@ -339,7 +340,13 @@ class RangedStoreTest {
         Counting[] t = new Counting[1];
         KvStore store = client(t, true);
         store.write(rows(), Durability.SYNC);
+        KvSnapshot beforeTheSplit = store.snapshot(); // one range: taken at once, on range 1
+        assertArrayEquals(value(9, 1), beforeTheSplit.get(key(9, 1)));
         split();
+        // range 1 changed under it: its reads are refused as stale, which the snapshot reports as too old
+        assertThrows(SnapshotTooOldException.class, () -> beforeTheSplit.get(key(5, 1)));
+        assertThrows(SnapshotTooOldException.class, () -> beforeTheSplit.get(key(9, 1)));
+        beforeTheSplit.close();
         store.get(key(9, 0));
         try (KvSnapshot snapshot = store.snapshot()) {
             // several ranges: the snapshot is taken by its first read, on that read's range
