@@ -187,8 +187,8 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
      */
     void stale(StaleRouteException e, RangeDescriptor used, RouteRetry retry) {
         RangeDescriptor answered = e.answered();
-        boolean learned = !e.noRange() && answered != null && answered.id() == used.id()
-                && !answered.equals(used) && learn(answered) && !answered.equals(e.routed());
+        boolean learned = !e.noRange() && answered != null && answered.id() == used.id() && !answered.equals(used)
+                && learn(answered);
         if (!learned) {
             routes.forget(used);
             routes.forget(e.routed());
@@ -256,6 +256,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
         RouteRetry retry = retry();
         List<GroupStore.Watched> watched = new ArrayList<>();
         while (!pending.isEmpty()) {
+            pending.sort(null); // in the caller's order: all of them are the caller's list itself
             Map<RangeDescriptor, List<Integer>> byRange = byRange(keys, pending, retry);
             List<Part> parts = new ArrayList<>(byRange.size());
             byRange.forEach((d, positions) -> parts.add(new Part(d, positions, keys)));
@@ -304,6 +305,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
         Part(RangeDescriptor range, List<Integer> positions, List<byte[]> all) {
             this.range = range;
             this.positions = positions;
+            // positions ascend, so as many as there are keys are all of them in order
             this.keys = positions.size() == all.size() ? all : positions.stream().map(all::get).toList();
         }
 

@@ -66,6 +66,8 @@ class RangedStoreTest {
         private final Transport real;
         final List<KvRequest> requests = new CopyOnWriteArrayList<>();
         final List<Byte> answers = new CopyOnWriteArrayList<>();
+        /** Answers a request in the node's place when it returns an answer (once armed), else null. */
+        volatile java.util.function.Function<KvRequest, KvResponse> forge = r -> null;
 
         Counting(Transport real) {
             this.real = real;
@@ -74,7 +76,8 @@ class RangedStoreTest {
         @Override
         public KvResponse send(PeerId target, KvRequest request, long timeoutMs) throws Exception {
             requests.add(request);
-            KvResponse r = real.send(target, request, timeoutMs);
+            KvResponse forged = forge.apply(request);
+            KvResponse r = forged != null ? forged : real.send(target, request, timeoutMs);
             answers.add(r.status);
             return r;
         }
@@ -268,6 +271,24 @@ class RangedStoreTest {
             assertEquals(1, c[0].answered(KvResponse.STALE_ROUTE), "one stale answer, then the new routes");
             assertTrue(c[0].to(RIGHT) >= 1, "range 2 read on its own group");
         }
+    }
+
+    @Test
+    void aNodeWithoutTheRangeSendsTheClientToTheMetaRange() throws Exception {
+        Counting[] t = new Counting[1];
+        KvStore store = client(t, true);
+        store.write(rows(), Durability.SYNC);
+        split();
+        assertArrayEquals(value(9, 1), store.get(key(9, 1))); // range 2's route learned
+        java.util.concurrent.atomic.AtomicBoolean armed = new java.util.concurrent.atomic.AtomicBoolean(true);
+        t[0].forge = r -> r.op == KvRequest.GET && RIGHT.equals(r.group) && armed.getAndSet(false)
+                ? KvResponse.of(KvResponse.NO_RANGE, "no replica of range 2 here (forged)") : null;
+        t[0].reset();
+        assertArrayEquals(value(9, 2), store.get(key(9, 2)));
+        assertEquals(1, t[0].answered(KvResponse.NO_RANGE));
+        assertEquals(1, t[0].requests.stream().filter(r -> r.op == KvRequest.SCAN && NAME.equals(r.group)).count(),
+                "one lookup in the meta range");
+        assertEquals(2, t[0].to(RIGHT), "the refused read and its resend");
     }
 
     @Test
