@@ -261,7 +261,7 @@ public final class GroupCaller {
      * it cannot itself be answered stale. Before the meta range has a copy, the initial descriptor.
      */
     private RangeDescriptor lookUpRoute(long deadline) {
-        List<RangeDescriptor> found = descriptors(MetaKeys.lookupFrom(new byte[0]), 1, deadline);
+        List<RangeDescriptor> found = descriptors(MetaKeys.lookupFrom(new byte[0]), 1, null, false, deadline);
         return found.isEmpty() ? ReplicaRange.IMPLICIT : found.get(0);
     }
 
@@ -271,15 +271,19 @@ public final class GroupCaller {
      * lookup names no range, so it is never answered stale (see {@link #lookUpRoute}).
      */
     List<RangeDescriptor> descriptors(byte[] from, int limit) {
-        return descriptors(from, limit, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+        return descriptors(from, limit, null, false, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
     }
 
-    /** Every descriptor stored in the meta range, in key order, a page at a time (see {@link #descriptors}). */
-    List<RangeDescriptor> allDescriptors() {
+    /**
+     * Every descriptor stored in the meta range, in key order, a page at a time (see {@link #descriptors}), read
+     * from {@code target} (null: the leader), at that node's own state when {@code local}.
+     */
+    List<RangeDescriptor> allDescriptors(PeerId target, boolean local) {
         List<RangeDescriptor> all = new ArrayList<>();
         byte[] from = MetaKeys.descriptorKey(new byte[0]);
         while (true) {
-            List<RangeDescriptor> page = descriptors(from, GroupStore.PAGE_SIZE);
+            List<RangeDescriptor> page = descriptors(from, GroupStore.PAGE_SIZE, target, local,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
             all.addAll(page);
             if (page.size() < GroupStore.PAGE_SIZE) {
                 return all;
@@ -289,9 +293,9 @@ public final class GroupCaller {
         }
     }
 
-    private List<RangeDescriptor> descriptors(byte[] from, int limit, long deadline) {
-        KvRequest lookup = KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), limit, false, false);
-        KvResponse r = callAs(lookup, null, deadline, new Progress());
+    private List<RangeDescriptor> descriptors(byte[] from, int limit, PeerId target, boolean local, long deadline) {
+        KvRequest lookup = KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), limit, false, local);
+        KvResponse r = callAs(lookup, target, deadline, new Progress());
         if (r.status != KvResponse.OK) {
             throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group
                     + " answered a lookup in the meta range with " + r);

@@ -18,7 +18,6 @@ import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.RangeStatus;
 import io.kegdb.raft.RangeView;
-import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.RefusedException;
@@ -360,7 +359,7 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     @Override
     public List<RangeStatus> ranges() {
         checkOpen();
-        List<RangeDescriptor> stored = caller.allDescriptors();
+        List<RangeDescriptor> stored = caller.allDescriptors(readTarget, localReads);
         String leader = leader();
         List<RangeStatus> rows = new ArrayList<>(stored.size());
         for (RangeDescriptor d : stored) {

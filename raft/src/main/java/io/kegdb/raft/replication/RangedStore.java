@@ -597,7 +597,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
     @Override
     public BitcaskStats stats() {
         checkOpen();
-        List<RangeDescriptor> all = meta.caller().allDescriptors();
+        List<RangeDescriptor> all = meta.caller().allDescriptors(null, false);
         if (all.isEmpty()) {
             return meta.store().stats();
         }
@@ -651,7 +651,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
     public List<RangeStatus> ranges() {
         checkOpen();
         List<RangeStatus> rows = new ArrayList<>();
-        for (RangeDescriptor d : meta.caller().allDescriptors()) {
+        for (RangeDescriptor d : meta.caller().allDescriptors(null, false)) {
             String leader;
             try {
                 leader = range(d).store().leader();
