@@ -216,12 +216,20 @@ public final class GroupCaller {
      * Routes by {@code descriptor} from now on if it is newer than the route held (a higher generation, or the
      * same with a higher replica version): routes only move forward, whichever thread learns one first.
      */
-    synchronized void advanceRoute(RangeDescriptor descriptor) {
-        RangeDescriptor held = route;
-        if (descriptor.generation() > held.generation() || (descriptor.generation() == held.generation()
-                && descriptor.replicaVersion() > held.replicaVersion())) {
-            route = descriptor;
+    void advanceRoute(RangeDescriptor descriptor) {
+        if (!newer(descriptor, route)) {
+            return; // every request of a settled route: no lock taken
         }
+        synchronized (this) {
+            if (newer(descriptor, route)) {
+                route = descriptor;
+            }
+        }
+    }
+
+    private static boolean newer(RangeDescriptor a, RangeDescriptor b) {
+        return a.generation() > b.generation()
+                || (a.generation() == b.generation() && a.replicaVersion() > b.replicaVersion());
     }
 
     /** After a stale answer: hands it back (see {@link #forRange}), or refreshes this caller's own route. */
