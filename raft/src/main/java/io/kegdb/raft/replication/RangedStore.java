@@ -140,7 +140,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
         return new Range(store, caller);
     }
 
-    RouteRetry retry() {
+    private RouteRetry retry() {
         return new RouteRetry(timeoutMs);
     }
 
@@ -148,7 +148,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
      * The range holding {@code key} (with {@code below}: holding the keys just below {@code key}, null meaning
      * the end of the key space), from the cache, else looked up in the meta range and cached.
      */
-    RangeDescriptor route(byte[] key, boolean below, RouteRetry retry) {
+    private RangeDescriptor route(byte[] key, boolean below, RouteRetry retry) {
         while (true) {
             RangeDescriptor d = below ? routes.holdingBelow(key) : routes.holding(key);
             if (d != null) {
@@ -185,7 +185,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
      * learned (the request is then routed again at once); anything else forgets the routes found wrong, so that
      * the next routing reads the meta range.
      */
-    void stale(StaleRouteException e, RangeDescriptor used, RouteRetry retry) {
+    private void stale(StaleRouteException e, RangeDescriptor used, RouteRetry retry) {
         RangeDescriptor answered = e.answered();
         boolean learned = !e.noRange() && answered != null && answered.id() == used.id() && !answered.equals(used)
                 && learn(answered);
@@ -631,7 +631,7 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
     }
 
     /** Requests sent to every range's group so far (each attempt; route lookups included). */
-    long requestsSent() {
+    private long requestsSent() {
         long n = 0;
         for (Range r : groups.values()) {
             n += r.caller().requestsSent();
