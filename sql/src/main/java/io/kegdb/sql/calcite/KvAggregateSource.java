@@ -115,11 +115,9 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
         ColumnType type = def.valueType();
         try (pairs) {
             while (pairs.next()) {
-                byte[] key = pairs.key();
-                byte[] value = pairs.value();
-                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, value));
+                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, pairs.value()));
                 for (StoredAggregate.State s : states) {
-                    s.add(group, key, value);
+                    s.add(group, pairs);
                 }
             }
         }
@@ -165,12 +163,10 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
             if (!pairs.next()) {
                 return false;
             }
-            byte[] key = pairs.key();
-            byte[] value = pairs.value();
             for (StoredAggregate.State s : states) {
-                s.add(0, key, value);
+                s.add(0, pairs);
             }
-            current = row(states, 0, def.decodeKey(key), groupsValue ? def.decodeValue(value) : null);
+            current = row(states, 0, def.decodeKey(pairs.key()), groupsValue ? def.decodeValue(pairs.value()) : null);
             for (StoredAggregate.State s : states) {
                 s.reset(0);
             }

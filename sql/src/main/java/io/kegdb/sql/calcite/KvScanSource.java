@@ -2,7 +2,7 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.TableDef;
@@ -22,7 +22,6 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -142,11 +141,22 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private int index;
         /** The rest of an interval an OFFSET stopped in, to be read before {@code bounds[index]}. */
         private KeyPredicate.Bounds resumed;
-        /** The open interval's scan: of pairs, or of keys when keys only. */
-        private KvIterator pairs;
+        /** The open interval's cursor over pairs, stepped in place; or its keys when keys only. */
+        private KvCursor pairs;
         private KeyIterator keys;
         private final PointReads points;
         private Object current;
+        /**
+         * The entry {@link #nextEntry} moved to: the key, and the value (null for a key alone), as views into the
+         * cursor's arrays or, for points and key scans, the entry's own arrays ({@link #whole}).
+         */
+        private byte[] keyArray;
+        private int keyOffset;
+        private int keyLength;
+        private byte[] valueArray;
+        private int valueOffset;
+        private int valueLength;
+        private boolean whole;
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, ValueFilter.Resolved wanted, long skip,
                         long limit) {
@@ -176,41 +186,50 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             }
             while (true) {
                 ctx.checkRow();
-                Object entry = nextEntry();
-                if (entry == null) {
+                if (!nextEntry()) {
                     return false;
                 }
-                if (entry instanceof KeyValue kv) {
-                    if (wanted != null && !wanted.test(kv.value())) {
+                if (valueArray != null) {
+                    if (wanted != null && !wanted.test(valueArray, valueOffset, valueLength)) {
                         continue;
                     }
                     if (toSkip > 0) {
                         toSkip--;
                         continue;
                     }
-                    current = keysOnly ? def.decodeKey(kv.key())
-                            : new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
+                    current = keysOnly ? def.decodeKey(key()) : new Object[] {def.decodeKey(key()), def.decodeValue(value())};
                 } else {
-                    current = def.decodeKey((byte[]) entry);
+                    current = def.decodeKey(key());
                 }
                 produced++;
                 return true;
             }
         }
 
-        /** The next pair whose value passes the tests, OFFSET and LIMIT aside; null after the last. */
-        KeyValue nextPassing() {
+        /**
+         * Moves to the next pair whose value passes the tests, OFFSET and LIMIT aside; false after the last. The
+         * pair is read in place ({@link #keyArray}, {@link #valueArray}: valid until the next move).
+         */
+        boolean nextPassing() {
             while (true) {
                 ctx.checkRow();
-                Object entry = nextEntry();
-                if (entry == null) {
-                    return null;
+                if (!nextEntry()) {
+                    return false;
                 }
-                KeyValue kv = (KeyValue) entry;
-                if (wanted == null || wanted.test(kv.value())) {
-                    return kv;
+                if (wanted == null || wanted.test(valueArray, valueOffset, valueLength)) {
+                    return true;
                 }
             }
+        }
+
+        /** The current key, a copy the caller may keep. */
+        byte[] key() {
+            return whole ? keyArray : pairs.key();
+        }
+
+        /** The current value, a copy the caller may keep. */
+        byte[] value() {
+            return whole ? valueArray : pairs.value();
         }
 
         /** Passes over the first {@code toSkip} keys without reading their values. */
@@ -240,14 +259,25 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             toSkip = 0;
         }
 
-        /** The next pair (a KeyValue), or key alone (a byte[]) when no value is read; null after the last. */
-        private Object nextEntry() {
+        /**
+         * Moves to the next pair, or key alone (no value: {@link #valueArray} null) when no value is read; false
+         * after the last.
+         */
+        private boolean nextEntry() {
             while (true) {
-                if (pairs != null && pairs.hasNext()) {
-                    return pairs.next();
+                if (pairs != null && pairs.next()) {
+                    whole = false;
+                    keyArray = pairs.keyArray();
+                    keyOffset = pairs.keyOffset();
+                    keyLength = pairs.keyLength();
+                    valueArray = pairs.valueArray();
+                    valueOffset = pairs.valueOffset();
+                    valueLength = pairs.valueLength();
+                    return true;
                 }
                 if (keys != null && keys.hasNext()) {
-                    return keys.next();
+                    whole(keys.next(), null);
+                    return true;
                 }
                 closeScans();
                 KeyPredicate.Bounds b;
@@ -257,17 +287,22 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                 } else if (index < bounds.size()) {
                     b = bounds.get(index++);
                 } else {
-                    return null;
+                    return false;
                 }
                 if (b.point()) {
-                    Object entry = readsValues ? pair(index - 1)
-                            : (batchesPresence ? pair(index - 1) != null : view.contains(b.from())) ? b.from() : null;
-                    if (entry != null) {
-                        return entry;
+                    if (readsValues) {
+                        byte[] value = pointValue(index - 1);
+                        if (value != null) {
+                            whole(b.from(), value);
+                            return true;
+                        }
+                    } else if (batchesPresence ? pointValue(index - 1) != null : view.contains(b.from())) {
+                        whole(b.from(), null);
+                        return true;
                     }
                 } else {
                     if (readsValues) {
-                        pairs = view.scan(b.from(), b.to(), descending);
+                        pairs = view.cursor(b.from(), b.to(), descending);
                     } else {
                         keys = view.scanKeys(b.from(), b.to(), descending);
                     }
@@ -275,11 +310,21 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             }
         }
 
-        /** The pair of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
-        private KeyValue pair(int at) {
+        /** The value of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
+        private byte[] pointValue(int at) {
             // without value tests, no more points than the LIMIT still wants
-            byte[] value = points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
-            return value == null ? null : new KeyValue(bounds.get(at).from(), value);
+            return points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
+        }
+
+        /** Makes {@code key} and {@code value} (null: a key alone) the current entry, whole arrays. */
+        private void whole(byte[] key, byte[] value) {
+            whole = true;
+            keyArray = key;
+            keyOffset = 0;
+            keyLength = key.length;
+            valueArray = value;
+            valueOffset = 0;
+            valueLength = value == null ? 0 : value.length;
         }
 
         private void closeScans() {
@@ -352,16 +397,19 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             if (kept == 0) {
                 return new KeyValue[0];
             }
-            Comparator<KeyValue> order = topN.order(def);
+            TopN.PairOrder order = topN.order(def);
             PriorityQueue<KeyValue> heap = new PriorityQueue<>((int) Math.min(kept, 1024), order.reversed());
             try {
-                for (KeyValue kv = range.nextPassing(); kv != null; kv = range.nextPassing()) {
-                    if (heap.size() < kept) {
-                        heap.add(kv);
-                    } else if (order.compare(kv, heap.peek()) < 0) {
-                        heap.poll();
-                        heap.add(kv);
+                while (range.nextPassing()) {
+                    // compared in place with the last kept pair: only a pair that enters the heap is copied
+                    if (heap.size() >= kept && order.compare(range.keyArray, range.keyOffset, range.keyLength,
+                            range.valueArray, range.valueOffset, range.valueLength, heap.peek()) >= 0) {
+                        continue;
                     }
+                    if (heap.size() >= kept) {
+                        heap.poll();
+                    }
+                    heap.add(new KeyValue(range.key(), range.value()));
                 }
             } finally {
                 range.close();
