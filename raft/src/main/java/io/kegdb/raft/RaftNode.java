@@ -14,6 +14,7 @@ import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
@@ -330,6 +331,17 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
     @Override
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         return store.scanDescending(fromInclusive, toExclusive);
+    }
+
+    /** The group store's cursor: its pages come over the node's RPC, as its scans do. */
+    @Override
+    public KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return store.cursor(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return store.cursorDescending(fromInclusive, toExclusive);
     }
 
     @Override

@@ -193,6 +193,12 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
         return paged(fromInclusive, toExclusive, true);
     }
 
+    /*
+     * cursor() stays KvStore's default, the pairs of a paged scan: every read of this store, LOCAL consistency
+     * included, is a request to a node (the pairs arrive decoded from a page), so there is no store here to
+     * read in place.
+     */
+
     private KvIterator paged(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
         checkOpen();
         return new PagedIterator((from, to, limit) -> page(from, to, limit, descending),
