@@ -1,12 +1,12 @@
 package io.kegdb.engine;
 
 import java.io.UncheckedIOException;
-import java.util.Arrays;
 
 /**
  * {@link Bitcask#cursor}: a keydir cursor whose values are read in place. The key is the view of the keydir
- * batch's packed keys; each value is read by {@link Segment#read} (framing, CRC and key checked) and copied into
- * one array reused for every pair, so a step allocates nothing. A record merge moved after the batch was taken
+ * batch's packed keys; each record is copied into one array reused for every pair and checked there by
+ * {@link Segment#read} (framing, CRC and key: {@link RecordRead#copying()}), and the value is the view of that
+ * verified copy, so a step allocates nothing. A record merge moved after the batch was taken
  * is read again where the keydir then points; a key deleted meanwhile is skipped.
  */
 final class KeyDirCursor implements KvCursor {
@@ -20,9 +20,7 @@ final class KeyDirCursor implements KvCursor {
     private final SegmentTable table;
     private final StoreCounters counters;
     private final KeyDir.Cursor keys;
-    private final RecordRead record = new RecordRead();
-    private byte[] value = new byte[256];
-    private int valueLength;
+    private final RecordRead record = RecordRead.copying();
     private int uncounted;
     private boolean positioned;
     private boolean closed;
@@ -84,12 +82,6 @@ final class KeyDirCursor implements KvCursor {
             }
             return false;
         }
-        int n = record.valueLength;
-        if (n > value.length) {
-            value = new byte[Math.max(n, value.length * 2)];
-        }
-        record.copyValue(value, 0);
-        valueLength = n;
         return true;
     }
 
@@ -127,25 +119,19 @@ final class KeyDirCursor implements KvCursor {
     @Override
     public byte[] valueArray() {
         requirePositioned();
-        return value;
+        return record.valueArray();
     }
 
     @Override
     public int valueOffset() {
         requirePositioned();
-        return 0;
+        return record.valueOffset();
     }
 
     @Override
     public int valueLength() {
         requirePositioned();
-        return valueLength;
-    }
-
-    @Override
-    public byte[] value() {
-        requirePositioned();
-        return Arrays.copyOf(value, valueLength);
+        return record.valueLength();
     }
 
     @Override

@@ -2,10 +2,7 @@ package io.kegdb.engine;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Path;
@@ -19,9 +16,6 @@ import java.nio.file.StandardOpenOption;
  * released by the garbage collector), so dropping never pulls bytes from under a reader.
  */
 final class Segment {
-
-    private static final VarHandle BIG_ENDIAN_LONG =
-            MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
 
     private final int id;
     private volatile Path path;
@@ -156,9 +150,9 @@ final class Segment {
      *                              record is damaged
      */
     byte[] readValue(int offset, byte[] key) {
-        RecordRead r = new RecordRead();
+        RecordRead r = RecordRead.inPlace();
         read(offset, key, 0, key == null ? 0 : key.length, r);
-        byte[] value = new byte[r.valueLength];
+        byte[] value = new byte[r.valueLength()];
         r.copyValue(value, 0);
         return value;
     }
@@ -166,8 +160,9 @@ final class Segment {
     /**
      * The one record reader: checks that the record at {@code offset} is a put whose framing lies inside the
      * segment's length, whose CRC32C matches, and which holds the key {@code key[keyOffset, keyOffset +
-     * keyLength)} (null: any key), then leaves the mapping and the value's place in {@code into}. Every read of
-     * a value goes through here, so a read never returns unverified bytes.
+     * keyLength)} (null: any key), then leaves the value's place in {@code into} (in the mapping, or in the
+     * reader's copy of the record: see {@link RecordRead}). Every read of a value goes through here, so a read
+     * never returns unverified bytes.
      *
      * @throws UncheckedIOException with a {@link CorruptRecordException} naming the file and offset if the
      *                              record is damaged
@@ -175,44 +170,20 @@ final class Segment {
     void read(int offset, byte[] key, int keyOffset, int keyLength, RecordRead into) {
         ByteBuffer b = buffer();
         int keyLen;
-        int valueLen;
         try {
             keyLen = RecordFormat.keyLength(b, offset);
-            valueLen = RecordFormat.valueLength(b, offset);
+            int valueLen = RecordFormat.valueLength(b, offset);
             int size = RecordFormat.size(keyLen, valueLen);
             if (valueLen < 0 || offset + (long) size > length || !RecordFormat.isPut(RecordFormat.type(b, offset))
-                    || !into.crcMatches(b, offset, size)) {
+                    || !into.crcMatches(b, offset, size, keyLen)) {
                 throw corrupt(offset, "checksum or framing mismatch");
             }
         } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
             throw corrupt(offset, "record extends past the end of the segment");
         }
-        if (key != null && (keyLen != keyLength || !holdsKey(b, offset + RecordFormat.HEADER_SIZE, key, keyOffset,
-                keyLength))) {
+        if (key != null && (keyLen != keyLength || !into.holdsKey(key, keyOffset, keyLength))) {
             throw corrupt(offset, "record holds a different key");
         }
-        into.buffer = b;
-        into.valueOffset = offset + RecordFormat.HEADER_SIZE + keyLen;
-        into.valueLength = valueLen;
-    }
-
-    /**
-     * Whether {@code b} holds {@code key[from, from + length)} at {@code at}; read in place, eight bytes at a
-     * time (no buffer views made per read).
-     */
-    private static boolean holdsKey(ByteBuffer b, int at, byte[] key, int from, int length) {
-        int i = 0;
-        for (; i + Long.BYTES <= length; i += Long.BYTES) {
-            if (b.getLong(at + i) != (long) BIG_ENDIAN_LONG.get(key, from + i)) {
-                return false;
-            }
-        }
-        for (; i < length; i++) {
-            if (b.get(at + i) != key[from + i]) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /** The key of the record at {@code offset} (framing already known to be valid). */
