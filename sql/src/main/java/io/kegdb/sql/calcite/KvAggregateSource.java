@@ -114,10 +114,11 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
         StoredValueTable groupValues = groups.length == 0 ? null : new StoredValueTable();
         ColumnType type = def.valueType();
         try (pairs) {
+            StoredPair pair = pairs.current();
             while (pairs.next()) {
-                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, pairs.value()));
+                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, pair.value()));
                 for (StoredAggregate.State s : states) {
-                    s.add(group, pairs);
+                    s.add(group, pair);
                 }
             }
         }
@@ -163,10 +164,11 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
             if (!pairs.next()) {
                 return false;
             }
+            StoredPair pair = pairs.current();
             for (StoredAggregate.State s : states) {
-                s.add(0, pairs);
+                s.add(0, pair);
             }
-            current = row(states, 0, def.decodeKey(pairs.key()), groupsValue ? def.decodeValue(pairs.value()) : null);
+            current = row(states, 0, def.decodeKey(pair.key()), groupsValue ? def.decodeValue(pair.value()) : null);
             for (StoredAggregate.State s : states) {
                 s.reset(0);
             }

@@ -146,17 +146,8 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private KeyIterator keys;
         private final PointReads points;
         private Object current;
-        /**
-         * The entry {@link #nextEntry} moved to: the key, and the value (null for a key alone), as views into the
-         * cursor's arrays or, for points and key scans, the entry's own arrays ({@link #whole}).
-         */
-        private byte[] keyArray;
-        private int keyOffset;
-        private int keyLength;
-        private byte[] valueArray;
-        private int valueOffset;
-        private int valueLength;
-        private boolean whole;
+        /** The entry {@link #nextEntry} moved to: a pair, or a key alone (no value) when no value is read. */
+        final StoredPair pair = new StoredPair();
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, ValueFilter.Resolved wanted, long skip,
                         long limit) {
@@ -189,17 +180,18 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                 if (!nextEntry()) {
                     return false;
                 }
-                if (valueArray != null) {
-                    if (wanted != null && !wanted.test(valueArray, valueOffset, valueLength)) {
+                if (pair.hasValue()) {
+                    if (!pair.passes(wanted)) {
                         continue;
                     }
                     if (toSkip > 0) {
                         toSkip--;
                         continue;
                     }
-                    current = keysOnly ? def.decodeKey(key()) : new Object[] {def.decodeKey(key()), def.decodeValue(value())};
+                    current = keysOnly ? def.decodeKey(pair.key())
+                            : new Object[] {def.decodeKey(pair.key()), def.decodeValue(pair.value())};
                 } else {
-                    current = def.decodeKey(key());
+                    current = def.decodeKey(pair.key());
                 }
                 produced++;
                 return true;
@@ -208,7 +200,7 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
 
         /**
          * Moves to the next pair whose value passes the tests, OFFSET and LIMIT aside; false after the last. The
-         * pair is read in place ({@link #keyArray}, {@link #valueArray}: valid until the next move).
+         * pair is {@link #pair}, read in place: valid until the next move.
          */
         boolean nextPassing() {
             while (true) {
@@ -216,20 +208,10 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                 if (!nextEntry()) {
                     return false;
                 }
-                if (wanted == null || wanted.test(valueArray, valueOffset, valueLength)) {
+                if (pair.passes(wanted)) {
                     return true;
                 }
             }
-        }
-
-        /** The current key, a copy the caller may keep. */
-        byte[] key() {
-            return whole ? keyArray : pairs.key();
-        }
-
-        /** The current value, a copy the caller may keep. */
-        byte[] value() {
-            return whole ? valueArray : pairs.value();
         }
 
         /** Passes over the first {@code toSkip} keys without reading their values. */
@@ -260,23 +242,16 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         }
 
         /**
-         * Moves to the next pair, or key alone (no value: {@link #valueArray} null) when no value is read; false
-         * after the last.
+         * Moves to the next pair, or key alone (no value) when no value is read; false after the last.
          */
         private boolean nextEntry() {
             while (true) {
                 if (pairs != null && pairs.next()) {
-                    whole = false;
-                    keyArray = pairs.keyArray();
-                    keyOffset = pairs.keyOffset();
-                    keyLength = pairs.keyLength();
-                    valueArray = pairs.valueArray();
-                    valueOffset = pairs.valueOffset();
-                    valueLength = pairs.valueLength();
+                    pair.viewOf(pairs);
                     return true;
                 }
                 if (keys != null && keys.hasNext()) {
-                    whole(keys.next(), null);
+                    pair.own(keys.next(), null);
                     return true;
                 }
                 closeScans();
@@ -293,11 +268,11 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                     if (readsValues) {
                         byte[] value = pointValue(index - 1);
                         if (value != null) {
-                            whole(b.from(), value);
+                            pair.own(b.from(), value);
                             return true;
                         }
                     } else if (batchesPresence ? pointValue(index - 1) != null : view.contains(b.from())) {
-                        whole(b.from(), null);
+                        pair.own(b.from(), null);
                         return true;
                     }
                 } else {
@@ -314,17 +289,6 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private byte[] pointValue(int at) {
             // without value tests, no more points than the LIMIT still wants
             return points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
-        }
-
-        /** Makes {@code key} and {@code value} (null: a key alone) the current entry, whole arrays. */
-        private void whole(byte[] key, byte[] value) {
-            whole = true;
-            keyArray = key;
-            keyOffset = 0;
-            keyLength = key.length;
-            valueArray = value;
-            valueOffset = 0;
-            valueLength = value == null ? 0 : value.length;
         }
 
         private void closeScans() {
@@ -402,14 +366,14 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             try {
                 while (range.nextPassing()) {
                     // compared in place with the last kept pair: only a pair that enters the heap is copied
-                    if (heap.size() >= kept && order.compare(range.keyArray, range.keyOffset, range.keyLength,
-                            range.valueArray, range.valueOffset, range.valueLength, heap.peek()) >= 0) {
+                    StoredPair p = range.pair;
+                    if (heap.size() >= kept && order.compare(p, heap.peek()) >= 0) {
                         continue;
                     }
                     if (heap.size() >= kept) {
                         heap.poll();
                     }
-                    heap.add(new KeyValue(range.key(), range.value()));
+                    heap.add(new KeyValue(p.key(), p.value()));
                 }
             } finally {
                 range.close();

@@ -77,7 +77,7 @@ record StoredAggregate(Kind kind, int column) {
         /** Groups the arrays hold. */
         int capacity = 1;
 
-        abstract void add(int group, StoredPairs row);
+        abstract void add(int group, StoredPair row);
 
         abstract Object result(int group);
 
@@ -106,7 +106,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, StoredPairs row) {
+        void add(int group, StoredPair row) {
             ensure(group);
             if (!skipsNulls || !row.valueIsNull()) {
                 counts[group]++;
@@ -139,7 +139,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, StoredPairs row) {
+        void add(int group, StoredPair row) {
             ensure(group);
             if (row.valueIsNull()) {
                 return;
@@ -181,7 +181,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        final void add(int group, StoredPairs row) {
+        final void add(int group, StoredPair row) {
             ensure(group);
             if (!row.valueIsNull()) {
                 seen[group] = true;
@@ -190,7 +190,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         /** Adds the row's non-NULL stored value. */
-        abstract void addStored(int group, StoredPairs row);
+        abstract void addStored(int group, StoredPair row);
 
         /** Adds a decoded (key) value of the sum's type. */
         abstract void addDecoded(int group, Object value);
@@ -218,7 +218,7 @@ record StoredAggregate(Kind kind, int column) {
         private long[] sums = new long[1];
 
         @Override
-        void addStored(int group, StoredPairs row) {
+        void addStored(int group, StoredPair row) {
             sums[group] += ColumnType.INTEGER.storedLong(row.valueArray(), row.valueOffset());
         }
 
@@ -250,7 +250,7 @@ record StoredAggregate(Kind kind, int column) {
         private final Exact exact = new Exact();
 
         @Override
-        void addStored(int group, StoredPairs row) {
+        void addStored(int group, StoredPair row) {
             exact.add(group, ColumnType.BIGINT.storedLong(row.valueArray(), row.valueOffset()));
         }
 
@@ -283,7 +283,7 @@ record StoredAggregate(Kind kind, int column) {
         private double[] errors = new double[1];
 
         @Override
-        void addStored(int group, StoredPairs row) {
+        void addStored(int group, StoredPair row) {
             add(group, ColumnType.storedDouble(row.valueArray(), row.valueOffset()));
         }
 
@@ -327,7 +327,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void addStored(int group, StoredPairs row) {
+        void addStored(int group, StoredPair row) {
             byte[] value = row.value();
             if (ColumnType.unscaledFitsLong(value)) {
                 exact.add(group, ColumnType.storedUnscaled(value));
@@ -375,7 +375,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, StoredPairs row) {
+        void add(int group, StoredPair row) {
             sum.ensure(group);
             sum.seen[group] = true;
             sum.addDecoded(group, def.decodeKey(row.key()));
@@ -446,7 +446,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, StoredPairs row) {
+        void add(int group, StoredPair row) {
             ensure(group);
             byte[] b = best[group];
             if (b == null) {
@@ -494,7 +494,7 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, StoredPairs row) {
+        void add(int group, StoredPair row) {
             ensure(group);
             if (row.valueIsNull()) {
                 return;

@@ -2,7 +2,6 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KvCursor;
-import io.kegdb.sql.catalog.ColumnType;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.txn.ReadView;
 
@@ -15,7 +14,7 @@ import java.util.List;
  * get); without values to read (no value used, no value tests), keys alone ({@code scanKeys}, a presence check
  * per point), and {@link #value} is null. An interval is read through the view's cursor: each pair is a view into
  * the cursor's arrays, the value tests read it in place, and a caller copies ({@link #key}, {@link #value}) only
- * what it keeps.
+ * what it keeps ({@link StoredPair}).
  */
 final class StoredPairs implements AutoCloseable {
 
@@ -29,18 +28,7 @@ final class StoredPairs implements AutoCloseable {
     private KvCursor pairs;
     private KeyIterator keys;
     private final PointReads points;
-    /** The current pair: views into the cursor's arrays, or a point's (or a key scan's) own arrays. */
-    private byte[] keyArray;
-    private int keyOffset;
-    private int keyLength;
-    private byte[] valueArray;
-    private int valueOffset;
-    private int valueLength;
-    /** Copies of the current key and value made on request ({@link #key}, {@link #value}); null until then. */
-    private byte[] keyCopy;
-    private byte[] valueCopy;
-    /** Whether the current arrays are the pair's own (a point's, a key scan's), not a cursor's reused views. */
-    private boolean whole;
+    private final StoredPair current = new StoredPair();
 
     /**
      * @param wanted the tests a kept pair's stored value passes, or null to keep every pair
@@ -56,51 +44,9 @@ final class StoredPairs implements AutoCloseable {
         this.readsValues = readsValues || wanted != null;
     }
 
-    /** The current pair's stored key, a copy the caller may keep (made once per pair). */
-    byte[] key() {
-        if (keyCopy == null) {
-            keyCopy = whole ? keyArray : pairs.key();
-        }
-        return keyCopy;
-    }
-
-    /** The current pair's stored value, a copy the caller may keep (made once per pair); null when no value is read. */
-    byte[] value() {
-        if (valueCopy == null && valueArray != null) {
-            valueCopy = whole ? valueArray : pairs.value();
-        }
-        return valueCopy;
-    }
-
-    /** The array holding the current key, valid until the next step; not to be changed. */
-    byte[] keyArray() {
-        return keyArray;
-    }
-
-    int keyOffset() {
-        return keyOffset;
-    }
-
-    int keyLength() {
-        return keyLength;
-    }
-
-    /** The array holding the current value, valid until the next step; not to be changed. Null: no value read. */
-    byte[] valueArray() {
-        return valueArray;
-    }
-
-    int valueOffset() {
-        return valueOffset;
-    }
-
-    int valueLength() {
-        return valueLength;
-    }
-
-    /** Whether the current stored value is NULL, read in place (values must be read). */
-    boolean valueIsNull() {
-        return ColumnType.isNullValue(valueArray, valueOffset, valueLength);
+    /** The current pair, read in place; its value is absent when no value is read. */
+    StoredPair current() {
+        return current;
     }
 
     /** Moves to the next kept pair; false after the last. */
@@ -110,7 +56,7 @@ final class StoredPairs implements AutoCloseable {
             if (!advance()) {
                 return false;
             }
-            if (wanted == null || wanted.test(valueArray, valueOffset, valueLength)) {
+            if (current.passes(wanted)) {
                 return true;
             }
         }
@@ -118,21 +64,13 @@ final class StoredPairs implements AutoCloseable {
 
     /** Moves to the next pair in the ranges, kept or not. */
     private boolean advance() {
-        keyCopy = null;
-        valueCopy = null;
         while (true) {
             if (pairs != null && pairs.next()) {
-                whole = false;
-                keyArray = pairs.keyArray();
-                keyOffset = pairs.keyOffset();
-                keyLength = pairs.keyLength();
-                valueArray = pairs.valueArray();
-                valueOffset = pairs.valueOffset();
-                valueLength = pairs.valueLength();
+                current.viewOf(pairs);
                 return true;
             }
             if (keys != null && keys.hasNext()) {
-                whole(keys.next(), null);
+                current.own(keys.next(), null);
                 return true;
             }
             closeScans();
@@ -150,28 +88,17 @@ final class StoredPairs implements AutoCloseable {
             }
             if (!readsValues) {
                 if (view.contains(b.from())) {
-                    whole(b.from(), null);
+                    current.own(b.from(), null);
                     return true;
                 }
                 continue;
             }
             byte[] v = points.value(index - 1, PointReads.BATCH);
             if (v != null) {
-                whole(b.from(), v);
+                current.own(b.from(), v);
                 return true;
             }
         }
-    }
-
-    /** Makes {@code key} and {@code value} (null: none read) the current pair, whole arrays. */
-    private void whole(byte[] key, byte[] value) {
-        whole = true;
-        keyArray = key;
-        keyOffset = 0;
-        keyLength = key.length;
-        valueArray = value;
-        valueOffset = 0;
-        valueLength = value == null ? 0 : value.length;
     }
 
     private void closeScans() {

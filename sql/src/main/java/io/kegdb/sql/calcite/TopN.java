@@ -62,8 +62,14 @@ record TopN(RelFieldCollation value, boolean keyDescending, KeyOperand offset, K
             return compare(a.key(), 0, a.key().length, a.value(), 0, a.value().length, b);
         }
 
+        /** The order of the pair {@code a}, read in place, against the kept pair {@code b}. */
+        int compare(StoredPair a, KeyValue b) {
+            return compare(a.keyArray(), a.keyOffset(), a.keyLength(), a.valueArray(), a.valueOffset(),
+                    a.valueLength(), b);
+        }
+
         /** The order of the pair {@code (k[ko, ko + kl), v[vo, vo + vl))} against the kept pair {@code b}. */
-        int compare(byte[] k, int ko, int kl, byte[] v, int vo, int vl, KeyValue b) {
+        private int compare(byte[] k, int ko, int kl, byte[] v, int vo, int vl, KeyValue b) {
             boolean aNull = ColumnType.isNullValue(v, vo, vl);
             boolean bNull = ColumnType.isNullValue(b.value());
             int c;
