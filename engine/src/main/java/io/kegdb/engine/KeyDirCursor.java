@@ -5,7 +5,7 @@ import java.io.UncheckedIOException;
 /**
  * {@link Bitcask#cursor}: a keydir cursor whose values are read in place. The key is the view of the keydir
  * batch's packed keys; each record is copied into one array reused for every pair and checked there by
- * {@link Segment#read} (framing, CRC and key: {@link RecordRead#copying()}), and the value is the view of that
+ * {@link Segment#read} (framing, CRC and key: {@link RecordRead}), and the value is the view of that
  * verified copy, so a step allocates nothing. A record merge moved after the batch was taken
  * is read again where the keydir then points; a key deleted meanwhile is skipped.
  */
@@ -20,7 +20,7 @@ final class KeyDirCursor implements KvCursor {
     private final SegmentTable table;
     private final StoreCounters counters;
     private final KeyDir.Cursor keys;
-    private final RecordRead record = RecordRead.copying();
+    private final RecordRead record = new RecordRead();
     private int uncounted;
     private boolean positioned;
     private boolean closed;

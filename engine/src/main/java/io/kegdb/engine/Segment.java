@@ -144,46 +144,68 @@ final class Segment {
 
     /**
      * The value of the put record at {@code offset}, after checking its CRC and that it holds {@code key}
-     * ({@link #read}).
+     * ({@link #check}, in place: the value is copied out once, into an array of its own size).
      *
      * @throws UncheckedIOException with a {@link CorruptRecordException} naming the file and offset if the
      *                              record is damaged
      */
     byte[] readValue(int offset, byte[] key) {
-        RecordRead r = RecordRead.inPlace();
-        read(offset, key, 0, key == null ? 0 : key.length, r);
-        byte[] value = new byte[r.valueLength()];
-        r.copyValue(value, 0);
+        ByteBuffer b = buffer();
+        int valueAt = check(b, offset, key, 0, key == null ? 0 : key.length, null);
+        byte[] value = new byte[RecordFormat.valueLength(b, offset)];
+        b.get(valueAt, value, 0, value.length);
         return value;
     }
 
     /**
-     * The one record reader: checks that the record at {@code offset} is a put whose framing lies inside the
-     * segment's length, whose CRC32C matches, and which holds the key {@code key[keyOffset, keyOffset +
-     * keyLength)} (null: any key), then leaves the value's place in {@code into} (in the mapping, or in the
-     * reader's copy of the record: see {@link RecordRead}). Every read of a value goes through here, so a read
-     * never returns unverified bytes.
+     * Reads the put record at {@code offset} into {@code into}'s copy, checked there ({@link #check}); its value
+     * is then {@code into}'s.
      *
      * @throws UncheckedIOException with a {@link CorruptRecordException} naming the file and offset if the
      *                              record is damaged
      */
     void read(int offset, byte[] key, int keyOffset, int keyLength, RecordRead into) {
-        ByteBuffer b = buffer();
+        check(buffer(), offset, key, keyOffset, keyLength, into);
+    }
+
+    /**
+     * The one record check every read of a value goes through, so that a read never returns unverified bytes:
+     * the record at {@code offset} of {@code b} must be a put whose framing lies inside the segment's length,
+     * whose CRC32C matches, and which holds the key {@code key[keyOffset, keyOffset + keyLength)} (null: any
+     * key). Checked in place ({@code copy} null) or on {@code copy}'s copy of the record.
+     *
+     * @return where the value starts: in {@code b}, or in {@code copy}'s array
+     */
+    private int check(ByteBuffer b, int offset, byte[] key, int keyOffset, int keyLength, RecordRead copy) {
         int keyLen;
         try {
             keyLen = RecordFormat.keyLength(b, offset);
             int valueLen = RecordFormat.valueLength(b, offset);
             int size = RecordFormat.size(keyLen, valueLen);
             if (valueLen < 0 || offset + (long) size > length || !RecordFormat.isPut(RecordFormat.type(b, offset))
-                    || !into.crcMatches(b, offset, size, keyLen)) {
+                    || !(copy == null ? RecordFormat.crcMatches(b, offset, size)
+                            : copy.copyAndCheck(b, offset, size, keyLen))) {
                 throw corrupt(offset, "checksum or framing mismatch");
             }
-        } catch (IndexOutOfBoundsException | IllegalArgumentException e) {
+        } catch (IndexOutOfBoundsException e) {
             throw corrupt(offset, "record extends past the end of the segment");
         }
-        if (key != null && (keyLen != keyLength || !into.holdsKey(key, keyOffset, keyLength))) {
+        if (key != null && (keyLen != keyLength || !(copy == null
+                ? holdsKey(b, offset + RecordFormat.HEADER_SIZE, key, keyOffset, keyLength)
+                : copy.holdsKey(key, keyOffset, keyLength)))) {
             throw corrupt(offset, "record holds a different key");
         }
+        return copy == null ? offset + RecordFormat.HEADER_SIZE + keyLen : copy.valueOffset();
+    }
+
+    /** Whether {@code b} holds {@code key[from, from + length)} at {@code at}; read in place (no buffer views). */
+    private static boolean holdsKey(ByteBuffer b, int at, byte[] key, int from, int length) {
+        for (int i = 0; i < length; i++) {
+            if (b.get(at + i) != key[from + i]) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The key of the record at {@code offset} (framing already known to be valid). */
