@@ -38,8 +38,8 @@ final class CompactKeyDir implements KeyDir {
 
     private static final int OPTIMISTIC_TRIES = 3;
     /**
-     * Keys a cursor copies per optimistic read at most: each batch re-finds its place in O(log n), which this
-     * spreads over more keys (ScanRowCost's engine rows).
+     * Keys a cursor copies per optimistic read at most: each batch re-finds its place in O(log n), and a larger
+     * block spreads that search over more keys (256 keys of 16 bytes are 4 KiB of packed keys).
      */
     private static final int CURSOR_BATCH = 256;
     /** A cursor's first batch: scans under a small LIMIT copy no more keys than they are likely to use. */
