@@ -49,16 +49,26 @@ public final class Replica {
 
     /**
      * @param range the state machine of this replica: the range descriptor requests are checked by
-     * @param tls   whether the node runs with TLS (only then does it take passwords)
+     * @param users the checks of clients' requests, against the users of the replica's cluster ({@link #usersOf})
      */
     public Replica(String group, Node node, DataStore data, KvStateMachine range, Supplier<RaftStatus> status,
-                   boolean tls) {
+                   Authorizer users) {
         this.group = group;
         this.node = node;
         this.data = data;
         this.range = range;
         this.status = status;
-        this.users = new Authorizer(new Authorizer.State() {
+        this.users = users;
+    }
+
+    /**
+     * The checks of clients' requests against the users held in {@code data}, the applied state of a replica of
+     * the meta range (the users live in the system span, which only the meta range holds).
+     *
+     * @param tls whether the node runs with TLS (only then does it take passwords)
+     */
+    public static Authorizer usersOf(DataStore data, boolean tls) {
+        return new Authorizer(new Authorizer.State() {
             @Override
             public byte[] get(byte[] key) {
                 return data.get(key);
@@ -139,11 +149,7 @@ public final class Replica {
         return switch (d.kind()) {
             case LOGIN_REQUIRED -> KvResponse.of(KvResponse.LOGIN_REQUIRED, d.getMessage());
             case LOGIN_FAILED -> KvResponse.of(KvResponse.LOGIN_FAILED, d.getMessage());
-            case REFUSED -> {
-                KvResponse r = KvResponse.of(KvResponse.REFUSED, d.getMessage());
-                r.sqlState = d.sqlState();
-                yield r;
-            }
+            case REFUSED -> refused(d.sqlState(), d.getMessage());
         };
     }
 
@@ -219,6 +225,12 @@ public final class Replica {
             answer.complete(KvResponse.of(KvResponse.FAILED, e.toString()));
         }
         return answer;
+    }
+
+    private static KvResponse refused(String sqlState, String message) {
+        KvResponse r = KvResponse.of(KvResponse.REFUSED, message);
+        r.sqlState = sqlState;
+        return r;
     }
 
     private void propose(KvRequest request, CompletableFuture<KvResponse> answer) {

@@ -1,6 +1,7 @@
 package io.kegdb.raft.tool;
 
 import io.kegdb.raft.RaftNode;
+import io.kegdb.raft.RangeHost;
 import io.kegdb.raft.RaftNodeOptions;
 import io.kegdb.raft.security.ClientCertificates;
 import org.slf4j.Logger;
@@ -13,8 +14,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * Runs one Raft node in the foreground until the process is told to stop (SIGTERM, SIGINT), then leaves the
- * group cleanly:
+ * Runs one node in the foreground, a {@link RangeHost} hosting the group as range 1 and the ranges its splits
+ * make, until the process is told to stop (SIGTERM, SIGINT), then leaves the groups cleanly:
  * {@code NodeMain --dir DIR --group G --self HOST:PORT --peers H1:P1,H2:P2,H3:P3
  * [--election-timeout-ms 600] [--snapshot-interval-secs 600] [--tls-ca CA --tls-cert CERT --tls-key KEY
  * [--tls-client-auth optional|require]] [--admin-password-file FILE] [--http HOST:PORT]}.
@@ -66,15 +67,16 @@ public final class NodeMain {
             System.exit(2);
             return;
         }
-        RaftNode node;
+        RangeHost host;
         try {
-            node = RaftNode.start(options);
+            host = RangeHost.start(options);
         } catch (IOException | IllegalArgumentException e) {
             LOG.error("raft node {} did not start", options.self(), e);
             System.err.println("kegdb node: " + e.getMessage());
             System.exit(1);
             return;
         }
+        RaftNode node = host.replica(options.group());
         NodeMonitor monitor;
         NodeHttpServer server = null;
         try {
@@ -82,7 +84,7 @@ public final class NodeMain {
         } catch (RuntimeException e) {
             LOG.error("raft node {}: cannot watch its status", options.self(), e);
             System.err.println("kegdb node: cannot watch its status: " + e.getMessage());
-            node.close();
+            host.close();
             System.exit(1);
             return;
         }
@@ -95,7 +97,7 @@ public final class NodeMain {
                 LOG.error("raft node {}: cannot serve HTTP on {}", options.self(), http, e);
                 System.err.println("kegdb node: cannot serve HTTP on " + http + ": " + e.getMessage());
                 monitor.close();
-                node.close();
+                host.close();
                 System.exit(1);
                 return;
             }
@@ -109,7 +111,7 @@ public final class NodeMain {
                     endpoints.close();
                 }
                 monitor.close();
-                node.close();
+                host.close();
             } finally {
                 stopped.countDown();
             }
