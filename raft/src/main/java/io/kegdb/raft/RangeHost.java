@@ -210,6 +210,7 @@ public final class RangeHost implements AutoCloseable {
             unhost(group);
             throw new IllegalStateException("host " + self + " is closed");
         }
+        replica.replicaServed().splitsBy(at -> split(group, at)[1]);
         processor.serve(replica.replicaServed());
         replica.keepRange(meta == null ? replica : meta);
         if (meta == null) {
@@ -277,6 +278,10 @@ public final class RangeHost implements AutoCloseable {
 
     // ---- Splits (docs/SCALE.md, "Splits") ----
 
+    /** The size trigger's key limit when only a byte limit is given ({@code --split-bytes}). */
+    public static final long DEFAULT_SPLIT_KEYS = 1_000_000;
+    /** The size trigger's byte limit when only a key limit is given ({@code --split-keys}): 256 MiB. */
+    public static final long DEFAULT_SPLIT_BYTES = 256L << 20;
     private static final long SPLIT_TIMEOUT_MS = 30_000;
     private static final long META_WAIT_MS = 10_000;
     /** Starts the replicas of the ranges splits make, off the state machines' threads. */

@@ -26,9 +26,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
- * Three TLS nodes with users, each a {@link RangeHost}: the range a split makes is a second group on the same
- * hosts, served with the hosts' TLS (a plain-text client gets nothing) and checked against the cluster's users,
- * which only the meta range holds (a login works there, privileges are those granted, no ticket no data).
+ * Three TLS nodes with users, each a {@link RangeHost}: a split asked for over the wire is an admin's only
+ * (42501 otherwise, and nothing changes), checked like every request; the range it makes is a second group on
+ * the same hosts, served with the hosts' TLS (a plain-text client gets nothing) and checked against the
+ * cluster's users, which only the meta range holds (a login works there, privileges are those granted, no
+ * ticket no data).
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class SecuredRangeHostTest {
@@ -96,9 +98,21 @@ class SecuredRangeHostTest {
         ((ClusterUsers) admin).manage(UserCommand.grant(true, "BOB", Privilege.SELECT.bit(), "PUBLIC.T", TABLE));
         ((ClusterUsers) admin).manage(UserCommand.create("CAROL", "carol-secret", false, false));
 
-        RangeHost leader = hosts.stream().filter(h -> h.isLeader(NAME)).findFirst().orElseThrow();
-        RangeDescriptor[] halves = leader.split(NAME, ByteBuffer.allocate(4).putInt(TABLE).array());
-        String right = "sec_r" + halves[1].id();
+        byte[] at = ByteBuffer.allocate(4).putInt(TABLE).array();
+        KvStore bobMeta = client(NAME, peers, caOnly);
+        login(bobMeta, "BOB", "bob-secret");
+        AccessDeniedException notAdmin = assertThrows(AccessDeniedException.class,
+                () -> ((RangeSplitter) bobMeta).split(at));
+        assertTrue(notAdmin.getMessage().contains("admins only"), notAdmin.getMessage());
+        assertEquals(1, ((RangeView) admin).ranges().size(), "the refused split changed nothing");
+        assertEquals("22023", assertThrows(RefusedException.class,
+                () -> ((RangeSplitter) admin).split(new byte[]{0, 0, 0, 0, 7})).sqlState(), "the system span");
+
+        RangeDescriptor made = ((RangeSplitter) admin).split(at);
+        assertEquals(2, made.id());
+        assertNull(((RangeSplitter) admin).split(at), "asked again: split there already, nothing changes");
+        assertEquals(2, ((RangeView) admin).ranges().size());
+        String right = "sec_r" + made.id();
         TestCluster.await(() -> hosts.stream().filter(h -> h.isLeader(right)).count() == 1, right + " has a leader");
 
         KvStore plain = RaftGroupClient.connect(right, peers, Duration.ofSeconds(3));

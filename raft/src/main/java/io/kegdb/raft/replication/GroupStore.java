@@ -17,9 +17,11 @@ import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.RangeStatus;
+import io.kegdb.raft.RangeSplitter;
 import io.kegdb.raft.RangeView;
 import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
+import io.kegdb.raft.range.SplitCommand;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
@@ -43,7 +45,7 @@ import java.util.function.Function;
  * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
  * setting decides, and an acknowledged write is already on a majority of logs.
  */
-public final class GroupStore implements KvStore, RaftGroupView, RangeView, ClusterUsers {
+public final class GroupStore implements KvStore, RaftGroupView, RangeView, ClusterUsers, RangeSplitter {
 
     public static final int PAGE_SIZE = 512;
     private static final long STATUS_TIMEOUT_MS = 1000;
@@ -367,12 +369,35 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
             byte[] last = page.get(page.size() - 1).key();
             from = Arrays.copyOf(last, last.length + 1);
         }
-        String leader = caller.read(KvRequest.status(group), readTarget).leader;
         List<RangeStatus> rows = new ArrayList<>(stored.size());
         for (io.kegdb.engine.KeyValue kv : stored) {
-            rows.add(RangeStatus.of(RangeDescriptor.decode(kv.value()), leader));
+            RangeDescriptor d = RangeDescriptor.decode(kv.value());
+            rows.add(RangeStatus.of(d, leaderOf(SplitCommand.groupOf(group, d.id()))));
         }
         return rows;
+    }
+
+    /**
+     * The leader of range group {@code rangeGroup} as the node asked knows it: that node's replica of the range
+     * answers (today every node holding the meta range holds every range); null when it holds none.
+     */
+    private String leaderOf(String rangeGroup) {
+        try {
+            return caller.read(KvRequest.status(rangeGroup), readTarget).leader;
+        } catch (ReplicationException e) {
+            if (rangeGroup.equals(group)) {
+                throw e;
+            }
+            return null;
+        }
+    }
+
+    @Override
+    public RangeDescriptor split(byte[] at) {
+        Objects.requireNonNull(at, "at");
+        checkOpen();
+        byte[] made = caller.split(at);
+        return made == null ? null : RangeDescriptor.decode(made);
     }
 
     @Override
