@@ -428,8 +428,15 @@ public final class RangeHost implements AutoCloseable {
             return;
         }
         try {
-            long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(META_WAIT_MS);
-            while (!hosted.containsKey(metaGroup) && System.nanoTime() < deadline && !closed) {
+            // As long as it takes (a large snapshot of the meta range loads first), never without it.
+            long sayAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(META_WAIT_MS);
+            boolean said = false;
+            while (!hosted.containsKey(metaGroup) && !closed) {
+                if (!said && System.nanoTime() > sayAt) {
+                    LOG.warn("{} waits for its replica of the meta range {} to start group {}", self, metaGroup,
+                            group);
+                    said = true;
+                }
                 Thread.sleep(20);
             }
             Path groupDir = groupDir(group);
