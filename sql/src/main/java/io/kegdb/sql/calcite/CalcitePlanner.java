@@ -29,7 +29,7 @@ import org.apache.calcite.rel.RelCollationTraitDef;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.logical.LogicalProject;
-import org.apache.calcite.rel.metadata.JaninoRelMetadataProvider;
+import org.apache.calcite.rel.metadata.ProxyingMetadataHandlerProvider;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
@@ -188,17 +188,15 @@ public final class CalcitePlanner {
         planner.setExecutor(RexUtil.EXECUTOR);
         planner.addListener(budget);
         RelOptCluster cluster = RelOptCluster.create(planner, new RexBuilder(typeFactory));
-        // Metadata (row counts, costs, uniqueness) through Calcite's handlers generated and compiled with Janino
-        // once per JVM, which also remember each answer for the statement: the reflective proxies used before
-        // answered every question anew through a chain of providers, a quarter of a warm planning of statements
-        // seen once (SeenOnceBench, sampled with JFR).
-        // A fresh JVM's first planned statement pays for compiling the handlers it asks (cold start of kegdb
-        // bench sql). A question on a cycle of the plan space is answered neutrally (CyclicMetadata); KegDB's
+        // Metadata (row counts, costs, uniqueness) through reflective proxies over the cluster's current
+        // providers, not Calcite's default handlers generated and compiled with Janino: compiling those
+        // cost a fresh JVM's first planned statement about 120 ms (cold start of kegdb bench sql).
+        // A predicates question on a cycle of the plan space is answered "none" (CyclicMetadata); KegDB's
         // scans and lookup joins tell their order from their traits (ScanCollations).
         boolean[] ordersTold = {false};
         cluster.setMetadataQuerySupplier(() -> new RelMetadataQuery(budget.guard(CyclicMetadata.tolerant(
-                ordersTold[0] ? ScanCollations.of(JaninoRelMetadataProvider.of(cluster.getMetadataProvider()))
-                        : JaninoRelMetadataProvider.of(cluster.getMetadataProvider())))));
+                ordersTold[0] ? ScanCollations.of(new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider()))
+                        : new ProxyingMetadataHandlerProvider(cluster.getMetadataProvider())))));
         phases.mark("planner");
         SqlToRelConverter converter = new StoreAssignment.Converter(
                 (rowType, queryString, schemaPath, viewPath) -> {
@@ -283,23 +281,13 @@ public final class CalcitePlanner {
         best = ExactSums.apply(DecimalQuotients.apply(CaseBranchFlags.apply(best)));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
-        Bindable<?> bindable;
-        try {
-            ClassDeclaration generated = new EnumerableRelImplementor(cluster.getRexBuilder(), stash)
-                    .implementRoot((EnumerableRel) best, EnumerableRel.Prefer.ARRAY);
-            String classBody = Expressions.toString(generated.memberDeclarations, "\n", false);
-            Hook.JAVA_PLAN.run(classBody); // as Calcite's own compilation announces the code it compiles
-            phases.mark("generate");
-            bindable = compiler.compile(generated.name, classBody, best.getRowType().getFieldCount(), deadline);
-        } catch (RuntimeException e) {
-            if (budget.spent()) {
-                // The optimizer was stopped, and the plan it had by then is one Calcite cannot run.
-                throw new SqlError(SqlState.STATEMENT_TOO_COMPLEX, "statement too complex: the best plan the"
-                        + " optimizer found within " + PlanningBudget.RULE_ATTEMPTS + " rule attempts cannot be run: "
-                        + rootMessage(e), e);
-            }
-            throw e;
-        }
+        ClassDeclaration generated = new EnumerableRelImplementor(cluster.getRexBuilder(), stash)
+                .implementRoot((EnumerableRel) best, EnumerableRel.Prefer.ARRAY);
+        String classBody = Expressions.toString(generated.memberDeclarations, "\n", false);
+        Hook.JAVA_PLAN.run(classBody); // as Calcite's own compilation announces the code it compiles
+        phases.mark("generate");
+        Bindable<?> bindable = compiler.compile(generated.name, classBody, best.getRowType().getFieldCount(),
+                deadline);
         phases.mark("compile");
         deadline.check();
         String explain = RelOptUtil.toString(best);
