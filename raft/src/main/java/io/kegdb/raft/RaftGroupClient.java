@@ -4,9 +4,8 @@ import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.option.CliOptions;
 import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.KvStore;
-import io.kegdb.raft.replication.GroupCaller;
-import io.kegdb.raft.replication.GroupStore;
 import io.kegdb.raft.replication.LeaderLookup;
+import io.kegdb.raft.replication.RangedStore;
 import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.Transport;
 import io.kegdb.raft.security.TlsFiles;
@@ -18,10 +17,13 @@ import java.util.Objects;
 import java.util.function.UnaryOperator;
 
 /**
- * Connects thin clients of a Raft group: each {@link #connect} returns a {@link KvStore} whose data lives on
- * the group's nodes (it is also a {@link RaftGroupView}). Every request goes to the leader (found by asking
- * the peers whom they follow, then through the hints nodes answer with) and is retried across leader changes
- * until the request timeout; then it fails with a {@link ReplicationException}. Scans page through the leader.
+ * Connects thin clients of a cluster: each {@link #connect} returns a {@link KvStore} whose data lives on
+ * the cluster's nodes, a {@link RangedStore} over every range of it (range 1 is the group {@code group}; a
+ * cluster whose ranges never split is that group alone, at the same cost). It is also a {@link RaftGroupView},
+ * a {@link RangeView} and {@link ClusterUsers}. Every request goes to its range's leader (found by asking the
+ * range's nodes whom they follow, then through the hints nodes answer with) and is retried across leader
+ * changes until the request timeout; then it fails with a {@link ReplicationException}. Scans page through
+ * the leaders, range after range.
  */
 public final class RaftGroupClient {
 
@@ -70,9 +72,9 @@ public final class RaftGroupClient {
         client.init(security.configureClient(new CliOptions()));
         TransportSecurity.Calls calls = security.calls(client.getRpcClient());
         Transport transport = hook.apply(new RpcTransport(calls.client()));
-        GroupCaller caller = new GroupCaller(group, transport, calls.finder(new LeaderLookup(group, conf, transport)),
-                requestTimeout.toMillis());
-        return new GroupStore(group, caller, null, conf.getPeers(), consistency, client::shutdown);
+        return new RangedStore(group, conf.getPeers(), transport,
+                (rangeGroup, nodes) -> calls.finder(new LeaderLookup(rangeGroup, nodes, transport)),
+                requestTimeout.toMillis(), consistency, client::shutdown);
     }
 
     /** {@link #connect(String, String, Duration, ReadConsistency)} with linearizable reads. */

@@ -48,6 +48,10 @@ public final class StoreErrors {
             }
             return new SqlError(SqlState.IO_ERROR, "I/O error: " + io.getMessage(), io);
         }
+        if (failure instanceof UnsupportedStoreOperationException unsupported && unsupported.notYetBuilt()) {
+            // A feature KegDB lacks so far (cross-range transactions): 0A000, the message names the ranges.
+            return new SqlError(SqlState.FEATURE_NOT_SUPPORTED, unsupported.getMessage(), unsupported);
+        }
         if (failure instanceof UnsupportedStoreOperationException unsupported) {
             // Not a feature KegDB lacks (0A000) but a statement this kind of database does not run: 42000, as
             // for a statement not allowed here, with what would run it.

@@ -11,6 +11,7 @@ import io.kegdb.raft.ReplicationException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
@@ -42,6 +43,8 @@ public final class GroupCaller {
     private final LeaderFinder finder;
     private final long timeoutMs;
     private final long attemptTimeoutMs;
+    /** See {@link #forRange}: a stale route is handed back to the caller's owner instead of refreshed here. */
+    private final boolean handsBackStaleRoutes;
     private final ClientSession session = new ClientSession();
     private final ReentrantLock opening = new ReentrantLock();
     private volatile PeerId leader;
@@ -61,6 +64,11 @@ public final class GroupCaller {
      * @param attemptTimeoutMs how long one attempt at one node may take
      */
     public GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs, long attemptTimeoutMs) {
+        this(group, transport, finder, timeoutMs, attemptTimeoutMs, false);
+    }
+
+    private GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs, long attemptTimeoutMs,
+                        boolean handsBackStaleRoutes) {
         if (timeoutMs <= 0 || attemptTimeoutMs <= 0) {
             throw new IllegalArgumentException("timeouts must be positive, not " + timeoutMs + " and " + attemptTimeoutMs);
         }
@@ -69,6 +77,20 @@ public final class GroupCaller {
         this.finder = finder;
         this.timeoutMs = timeoutMs;
         this.attemptTimeoutMs = Math.min(attemptTimeoutMs, timeoutMs);
+        this.handsBackStaleRoutes = handsBackStaleRoutes;
+    }
+
+    /**
+     * A caller of one range's group for a store over many ranges ({@link RangedStore}): it routes by
+     * {@code route}, and a {@link KvResponse#STALE_ROUTE} or {@link KvResponse#NO_RANGE} answer fails the call
+     * with a {@link StaleRouteException} (nothing was done: a write so answered was applied as a no-op), since
+     * the keys may now belong to another range, which only the owner can route to.
+     */
+    static GroupCaller forRange(String group, Transport transport, LeaderFinder finder, long timeoutMs,
+                                RangeDescriptor route) {
+        GroupCaller caller = new GroupCaller(group, transport, finder, timeoutMs, DEFAULT_ATTEMPT_TIMEOUT_MS, true);
+        caller.route = route;
+        return caller;
     }
 
     public GroupCaller(String group, Transport transport, LeaderFinder finder, long timeoutMs) {
@@ -93,7 +115,7 @@ public final class GroupCaller {
             if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
                 return r;
             }
-            refresh(routed, r, refreshes, deadline);
+            staleRoute(routed, r, refreshes, deadline);
         }
     }
 
@@ -172,7 +194,7 @@ public final class GroupCaller {
             if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
                 return r;
             }
-            refresh(routed, r, refreshes, deadline);
+            staleRoute(routed, r, refreshes, deadline);
         }
     }
 
@@ -188,6 +210,35 @@ public final class GroupCaller {
     /** Routes by {@code descriptor} from now on (tests give a caller a stale route this way). */
     void route(RangeDescriptor descriptor) {
         this.route = descriptor;
+    }
+
+    /**
+     * Routes by {@code descriptor} from now on if it is newer than the route held (a higher generation, or the
+     * same with a higher replica version): routes only move forward, whichever thread learns one first.
+     */
+    void advanceRoute(RangeDescriptor descriptor) {
+        if (!newer(descriptor, route)) {
+            return; // every request of a settled route: no lock taken
+        }
+        synchronized (this) {
+            if (newer(descriptor, route)) {
+                route = descriptor;
+            }
+        }
+    }
+
+    private static boolean newer(RangeDescriptor a, RangeDescriptor b) {
+        return a.generation() > b.generation()
+                || (a.generation() == b.generation() && a.replicaVersion() > b.replicaVersion());
+    }
+
+    /** After a stale answer: hands it back (see {@link #forRange}), or refreshes this caller's own route. */
+    private void staleRoute(RangeDescriptor routed, KvResponse answer, int refreshes, long deadline) {
+        if (handsBackStaleRoutes) {
+            throw new StaleRouteException(group, routed, answer.descriptor == null ? null
+                    : RangeDescriptor.decode(answer.descriptor), answer.status == KvResponse.NO_RANGE, answer.message);
+        }
+        refresh(routed, answer, refreshes, deadline);
     }
 
     /**
@@ -218,15 +269,51 @@ public final class GroupCaller {
      * it cannot itself be answered stale. Before the meta range has a copy, the initial descriptor.
      */
     private RangeDescriptor lookUpRoute(long deadline) {
-        KvRequest lookup = KvRequest.scan(group, MetaKeys.lookupFrom(new byte[0]), MetaKeys.descriptorsEnd(), 1,
-                false, false);
-        KvResponse r = callAs(lookup, null, deadline, new Progress());
+        List<RangeDescriptor> found = descriptors(MetaKeys.lookupFrom(new byte[0]), 1, null, false, deadline);
+        return found.isEmpty() ? ReplicaRange.IMPLICIT : found.get(0);
+    }
+
+    /**
+     * Up to {@code limit} descriptors stored in the meta range from meta key {@code from} on, in key order (by
+     * their ranges' ends), read linearizably from this caller's group, which must be the meta range's. The
+     * lookup names no range, so it is never answered stale (see {@link #lookUpRoute}).
+     */
+    List<RangeDescriptor> descriptors(byte[] from, int limit) {
+        return descriptors(from, limit, null, false, System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+    }
+
+    /**
+     * Every descriptor stored in the meta range, in key order, a page at a time (see {@link #descriptors}), read
+     * from {@code target} (null: the leader), at that node's own state when {@code local}.
+     */
+    List<RangeDescriptor> allDescriptors(PeerId target, boolean local) {
+        List<RangeDescriptor> all = new ArrayList<>();
+        byte[] from = MetaKeys.descriptorKey(new byte[0]);
+        while (true) {
+            List<RangeDescriptor> page = descriptors(from, GroupStore.PAGE_SIZE, target, local,
+                    System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs));
+            all.addAll(page);
+            if (page.size() < GroupStore.PAGE_SIZE) {
+                return all;
+            }
+            byte[] last = page.get(page.size() - 1).metaKey();
+            from = java.util.Arrays.copyOf(last, last.length + 1); // the least key after the last one
+        }
+    }
+
+    private List<RangeDescriptor> descriptors(byte[] from, int limit, PeerId target, boolean local, long deadline) {
+        KvRequest lookup = KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), limit, false, local);
+        KvResponse r = callAs(lookup, target, deadline, new Progress());
         if (r.status != KvResponse.OK) {
             throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group
                     + " answered a lookup in the meta range with " + r);
         }
         List<KeyValue> found = PageCodec.decode(r.page);
-        return found.isEmpty() ? ReplicaRange.IMPLICIT : RangeDescriptor.decode(found.get(0).value());
+        List<RangeDescriptor> out = new ArrayList<>(found.size());
+        for (KeyValue kv : found) {
+            out.add(RangeDescriptor.decode(kv.value()));
+        }
+        return out;
     }
 
     /**
@@ -240,9 +327,23 @@ public final class GroupCaller {
         if (r.status != KvResponse.OK) {
             throw new ReplicationException(ReplicationException.Kind.NOT_AUTHORIZED, r.message);
         }
+        loggedInAs(user, password, r.value);
+    }
+
+    /**
+     * Carries {@code other}'s login from now on (its credentials and ticket, which any node of the cluster
+     * checks with the cluster's secret): the callers of one store's ranges log in once.
+     */
+    void loginOf(GroupCaller other) {
+        if (other.password != null || other.ticket != null) {
+            loggedInAs(other.user, other.password, other.ticket);
+        }
+    }
+
+    private void loggedInAs(String user, String password, byte[] ticket) {
         this.user = user;
         this.password = password;
-        this.ticket = r.value;
+        this.ticket = ticket;
     }
 
     /** A user command: a write whose batch the leader makes (a password is hashed there). */
@@ -262,7 +363,7 @@ public final class GroupCaller {
             if (r.status != KvResponse.STALE_ROUTE && r.status != KvResponse.NO_RANGE) {
                 return r;
             }
-            refresh(routed, r, refreshes, deadline);
+            staleRoute(routed, r, refreshes, deadline);
         }
     }
 

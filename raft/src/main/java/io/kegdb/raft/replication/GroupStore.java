@@ -18,7 +18,6 @@ import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.RangeStatus;
 import io.kegdb.raft.RangeView;
-import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.ReadConsistency;
 import io.kegdb.raft.RefusedException;
@@ -60,7 +59,8 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     /** Per thread: the watched key's value answered with that thread's latest read. */
     private final ThreadLocal<Watched> lastWatched = new ThreadLocal<>();
 
-    private record Watched(byte[] key, byte[] value) {
+    /** A watched key's value as one read answered it. */
+    record Watched(byte[] key, byte[] value) {
     }
 
     /**
@@ -123,6 +123,11 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     public byte[] watched(byte[] key) {
         Watched w = lastWatched.get();
         return w != null && Arrays.equals(w.key(), key) ? w.value() : get(key);
+    }
+
+    /** The watched key's value as this thread's latest read of this store answered it; null before any. */
+    Watched watchedRead() {
+        return lastWatched.get();
     }
 
     /** A read through the caller, the watched key read along. */
@@ -354,25 +359,19 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     @Override
     public List<RangeStatus> ranges() {
         checkOpen();
-        List<io.kegdb.engine.KeyValue> stored = new ArrayList<>();
-        byte[] from = MetaKeys.descriptorKey(new byte[0]);
-        while (true) {
-            KvResponse r = caller.read(KvRequest.scan(group, from, MetaKeys.descriptorsEnd(), PAGE_SIZE, false,
-                    localReads), readTarget);
-            List<io.kegdb.engine.KeyValue> page = PageCodec.decode(r.page);
-            stored.addAll(page);
-            if (page.size() < PAGE_SIZE) {
-                break;
-            }
-            byte[] last = page.get(page.size() - 1).key();
-            from = Arrays.copyOf(last, last.length + 1);
-        }
-        String leader = caller.read(KvRequest.status(group), readTarget).leader;
+        List<RangeDescriptor> stored = caller.allDescriptors(readTarget, localReads);
+        String leader = leader();
         List<RangeStatus> rows = new ArrayList<>(stored.size());
-        for (io.kegdb.engine.KeyValue kv : stored) {
-            rows.add(RangeStatus.of(RangeDescriptor.decode(kv.value()), leader));
+        for (RangeDescriptor d : stored) {
+            rows.add(RangeStatus.of(d, leader));
         }
         return rows;
+    }
+
+    /** The group's leader as the node reads go to knows it ({@code host:port}), or null while none is known. */
+    String leader() {
+        checkOpen();
+        return caller.read(KvRequest.status(group), readTarget).leader;
     }
 
     @Override

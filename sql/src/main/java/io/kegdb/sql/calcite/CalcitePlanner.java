@@ -227,7 +227,8 @@ public final class CalcitePlanner {
                         KvSortRule.THROUGH_FILTER, KvSortRule.THROUGH_PROJECT_FILTER, KvTopNRule.DIRECT,
                         KvTopNRule.THROUGH_PROJECT, KvAggregateRule.INSTANCE, KvAggregateRule.MIN_MAX,
                         KvAggregateRule.MIN_MAX_THROUGH_PROJECT, KvCountRule.INSTANCE,
-                        KvAggregateScanRule.DIRECT, KvAggregateScanRule.THROUGH_PROJECT))),
+                        KvAggregateScanRule.DIRECT, KvAggregateScanRule.THROUGH_PROJECT,
+                        PlannerRules.LIMIT_BELOW_PROJECTION))),
                 // Calcite's Volcano phase registers its root twice, and fails, when the root already has
                 // the required traits (a whole statement answered by one KvCount): an identity projection
                 // goes above it, which Volcano removes again.

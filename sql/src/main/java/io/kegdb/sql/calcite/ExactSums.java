@@ -2,7 +2,6 @@ package io.kegdb.sql.calcite;
 
 import org.apache.calcite.adapter.enumerable.AggAddContext;
 import org.apache.calcite.adapter.enumerable.AggContext;
-import org.apache.calcite.adapter.enumerable.AggImplementor;
 import org.apache.calcite.adapter.enumerable.AggResultContext;
 import org.apache.calcite.adapter.enumerable.EnumUtils;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -20,9 +19,6 @@ import org.apache.calcite.rel.core.AggregateCall;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.logical.LogicalWindow;
 import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableAggFunction;
 import org.apache.calcite.sql.SqlAggFunction;
 import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlKind;
@@ -145,26 +141,8 @@ public final class ExactSums extends RelHomogeneousShuttle {
     private static final class Function extends SqlUserDefinedAggFunction {
         Function(String name, SqlAggFunction typedAs) {
             super(new SqlIdentifier(name, SqlParserPos.ZERO), SqlKind.OTHER_FUNCTION,
-                    typedAs.getReturnTypeInference(), InferTypes.FIRST_KNOWN, null, new Implementation(),
+                    typedAs.getReturnTypeInference(), InferTypes.FIRST_KNOWN, null, new ImplementorOnly(Accumulation::new),
                     false, false, Optionality.FORBIDDEN);
-        }
-    }
-
-    /** What the generated code asks of the function: its implementor (it is typed by its return type inference). */
-    private static final class Implementation implements ImplementableAggFunction {
-        @Override
-        public AggImplementor getImplementor(boolean windowContext) {
-            return new Accumulation();
-        }
-
-        @Override
-        public List<FunctionParameter> getParameters() {
-            throw new UnsupportedOperationException("put into final plans only, never resolved by name");
-        }
-
-        @Override
-        public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-            throw new UnsupportedOperationException("typed by the return type inference of the SUM it replaces");
         }
     }
 

@@ -6,22 +6,31 @@ import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
 import org.apache.calcite.sql.SqlFunction;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
 import org.apache.calcite.sql.SqlIntervalQualifier;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
 import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.SqlSyntax;
 import org.apache.calcite.sql.SqlUnresolvedFunction;
 import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
+import org.apache.calcite.sql.validate.SqlNameMatcher;
 import org.apache.calcite.util.NlsString;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
+import java.util.Set;
 
 /**
  * The functions a statement may call: Calcite's standard operators, then a chosen set of the functions of
  * Calcite's library operator tables (MySQL, Oracle, PostgreSQL, BigQuery) that other databases spell the same
  * way and mean the same by, each picked in the variant H2 agrees with. A standard name always means the
- * standard operator (the standard table is looked in first). The list, with the choices made where the
+ * standard operator (the standard table is looked in first), except the variances and standard deviations,
+ * which are KegDB's ({@link Variances}). The list, with the choices made where the
  * libraries disagree, is in docs/SQL.md.
  *
  * <p>Two spellings have no Calcite library operator of the same meaning and are rewritten in the parsed
@@ -43,7 +52,9 @@ final class FunctionLibrary {
     }
 
     private static final class Table {
-        static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(SqlStdOperatorTable.instance(),
+        static final SqlOperatorTable INSTANCE = SqlOperatorTables.chain(
+                new Hiding(SqlStdOperatorTable.instance(), Variances.REPLACED),
+                SqlOperatorTables.of(Variances.FUNCTIONS),
                 SqlOperatorTables.of(
                         // strings
                         SqlLibraryOperators.LENGTH,
@@ -77,6 +88,23 @@ final class FunctionLibrary {
                         SqlLibraryOperators.COSH,
                         SqlLibraryOperators.SINH,
                         SqlLibraryOperators.TANH));
+    }
+
+    /** A table without some of its operators: KegDB's own stand in for them under the same names. */
+    private record Hiding(SqlOperatorTable table, Set<SqlOperator> hidden) implements SqlOperatorTable {
+        @Override
+        public void lookupOperatorOverloads(SqlIdentifier opName, SqlFunctionCategory category, SqlSyntax syntax,
+                                            List<SqlOperator> operatorList, SqlNameMatcher nameMatcher) {
+            List<SqlOperator> found = new ArrayList<>();
+            table.lookupOperatorOverloads(opName, category, syntax, found, nameMatcher);
+            found.removeAll(hidden);
+            operatorList.addAll(found);
+        }
+
+        @Override
+        public List<SqlOperator> getOperatorList() {
+            return table.getOperatorList().stream().filter(op -> !hidden.contains(op)).toList();
+        }
     }
 
     /** Rewrites {@code NOW} and {@code DATE_TRUNC} in {@code statement} in place (see the class comment). */

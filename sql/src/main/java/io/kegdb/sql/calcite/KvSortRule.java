@@ -5,7 +5,6 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.RelCollation;
-import org.apache.calcite.rel.RelCollations;
 import org.apache.calcite.rel.RelFieldCollation;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
@@ -24,8 +23,8 @@ import java.util.List;
 /**
  * {@code ORDER BY K [DESC]} and/or {@code LIMIT/OFFSET} over a scan (directly or through a projection)
  * becomes an ordered scan that stops after {@code offset + fetch} rows; the sort disappears. Through a
- * filter, the scan reads in the sort's order and a limit alone stays above the filter, so the scan stops
- * once the filter has let {@code offset + fetch} rows through.
+ * filter, the scan reads in the sort's order and a limit alone stays above the filter (below the projection),
+ * so the scan stops once the filter has let {@code offset + fetch} rows through.
  */
 @SuppressWarnings("deprecation")
 final class KvSortRule extends RelOptRule {
@@ -84,6 +83,11 @@ final class KvSortRule extends RelOptRule {
         } else if (filter != null) {
             return; // a limit alone over a filter: nothing to gain
         }
+        if (filter != null && project == null && collation.equals(filter.getTraitSet().getCollation())) {
+            // The filter already has the sort's order (the limit is one this rule made): nothing to do, and the
+            // rule would match its own result again.
+            return;
+        }
         KeyOperand offset = operand(sort.offset);
         KeyOperand fetch = operand(sort.fetch);
         if ((sort.offset != null && offset == null) || (sort.fetch != null && fetch == null)) {
@@ -95,15 +99,15 @@ final class KvSortRule extends RelOptRule {
         RelCollation order = ordered.getTraitSet().getCollation();
         RelNode input = filter == null ? ordered
                 : filter.copy(filter.getTraitSet().replace(order), ordered, filter.getCondition());
+        if (filter != null && (sort.offset != null || sort.fetch != null)) {
+            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough. It goes
+            // below the projection, which then computes only the rows the limit keeps, and it has the scan's
+            // order, which the projection above carries on.
+            input = sort.copy(sort.getTraitSet().replace(order), input, order, sort.offset, sort.fetch);
+        }
         if (project != null) {
             input = LogicalProject.create(input, project.getHints(), project.getProjects(), project.getRowType(),
                     project.getVariablesSet());
-        }
-        if (filter != null && (sort.offset != null || sort.fetch != null)) {
-            // The rows arrive in order; the limit stops pulling them (the scan) once it has enough. It has no
-            // collation of its own: a sort with one over this filter would match this rule again, forever.
-            input = sort.copy(sort.getTraitSet().replace(RelCollations.EMPTY), input, RelCollations.EMPTY,
-                    sort.offset, sort.fetch);
         }
         call.transformTo(input);
     }

@@ -25,11 +25,13 @@ import org.apache.calcite.rel.core.JoinInfo;
 import org.apache.calcite.rel.core.Match;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.rel.logical.LogicalJoin;
+import org.apache.calcite.rel.logical.LogicalProject;
 import org.apache.calcite.rel.logical.LogicalSort;
 import org.apache.calcite.rel.logical.LogicalUnion;
 import org.apache.calcite.rel.core.Sample;
 import org.apache.calcite.rel.core.Window;
 import org.apache.calcite.rel.core.SetOp;
+import org.apache.calcite.rel.core.Sort;
 import org.apache.calcite.rel.core.Join;
 import org.apache.calcite.rel.core.JoinRelType;
 import org.apache.calcite.rel.core.Project;
@@ -119,6 +121,22 @@ final class PlannerRules {
             .toRule();
     static final RelOptRule JOIN_CONDITION_PUSH = FilterJoinRule.JoinConditionPushRule.JoinConditionPushRuleConfig
             .DEFAULT.toRule();
+
+    /**
+     * A limit (LIMIT/FETCH, OFFSET, with or without an order) goes below a projection its order does not depend
+     * on (it sorts by the projection's plain columns), so the projection computes only the rows the limit keeps:
+     * an overflow, a failing CAST or a division by zero on a row OFFSET skips raised an error. Calcite's own
+     * transposition is also among the cost-based rules, but there a limit of {@code ?} rows (literals become
+     * parameters) costs the same on either side of the projection, and the planner kept it above. Not through
+     * a projection with a window (it must see every row) or a sub-query (it becomes a join, whose rows the limit
+     * then has to count).
+     */
+    static final RelOptRule LIMIT_BELOW_PROJECTION = SortProjectTransposeRule.Config.DEFAULT
+            .withOperandSupplier(b -> b.operand(Sort.class).predicate(s -> s.offset != null || s.fetch != null)
+                    .oneInput(b2 -> b2.operand(LogicalProject.class).predicate(p -> !p.containsOver()
+                            && !SubQueries.becomeJoins(p.getProjects())).anyInputs()))
+            .withDescription("SortProjectTransposeRule(limit)")
+            .as(SortProjectTransposeRule.Config.class).toRule();
 
     /**
      * What the rules that rewrite aggregates build their results with. Calcite's RelBuilder (calcite-core 1.42.0)
