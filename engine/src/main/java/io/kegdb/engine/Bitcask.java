@@ -248,6 +248,19 @@ public final class Bitcask implements KvStore {
         return new KeyDirScan(keyDir.cursor(fromInclusive, toExclusive, true), this::readAt);
     }
 
+    /** Steps through the keydir in place: no object per pair, each record's CRC and key checked. */
+    @Override
+    public KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        return new KeyDirCursor(this, keyDir, table, counters, keyDir.cursor(fromInclusive, toExclusive, false));
+    }
+
+    @Override
+    public KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        checkOpen();
+        return new KeyDirCursor(this, keyDir, table, counters, keyDir.cursor(fromInclusive, toExclusive, true));
+    }
+
     /** Walks the keydir's ordered index alone: no value is read. */
     @Override
     public KeyIterator scanKeys(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
@@ -407,7 +420,7 @@ public final class Bitcask implements KvStore {
         }
     }
 
-    private void checkOpen() {
+    void checkOpen() {
         if (closed) {
             throw new StoreClosedException(dir + ": store is closed");
         }

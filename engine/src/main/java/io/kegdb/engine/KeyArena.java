@@ -179,6 +179,15 @@ final class KeyArena {
         return Arrays.copyOfRange(page, start, start + len);
     }
 
+    /** Copies the entry's key into {@code dst} from {@code at}; returns its length. */
+    int copyKey(int ref, byte[] dst, int at) {
+        byte[] page = page(ref);
+        int start = keyStart(page, offset(ref));
+        int len = keyLength(ref);
+        System.arraycopy(page, start, dst, at, len);
+        return len;
+    }
+
     boolean keyEquals(int ref, byte[] key) {
         byte[] page = page(ref);
         int start = keyStart(page, offset(ref));

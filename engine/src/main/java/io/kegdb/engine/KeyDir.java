@@ -63,6 +63,16 @@ interface KeyDir {
         /** The current key; a fresh array the caller may keep. */
         byte[] key();
 
+        /**
+         * The array holding the current key from {@link #keyOffset()} for {@link #keyLength()} bytes: a view
+         * valid until the next step, which the caller must not change.
+         */
+        byte[] keyArray();
+
+        int keyOffset();
+
+        int keyLength();
+
         long location();
     }
 }

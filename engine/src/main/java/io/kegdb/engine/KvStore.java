@@ -126,6 +126,20 @@ public interface KvStore extends AutoCloseable {
     KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive);
 
     /**
+     * The live pairs of {@link #scan(byte[], byte[])}, stepped through in place: no {@link KeyValue} per pair,
+     * the key and value views valid until the next step ({@link KvCursor}). Stores that read their records
+     * into place override it ({@link Bitcask}, the in-memory store); by default the pairs of a scan.
+     */
+    default KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return KvCursor.of(scan(fromInclusive, toExclusive));
+    }
+
+    /** Like {@link #cursor(byte[], byte[])}, in descending key order; by default the pairs of a descending scan. */
+    default KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return KvCursor.of(scanDescending(fromInclusive, toExclusive));
+    }
+
+    /**
      * The live keys with {@code fromInclusive <= key < toExclusive} (a null bound is open), ascending or
      * descending, without their values where the store can avoid reading them; by default the keys of a scan.
      */

@@ -132,19 +132,22 @@ final class MemoryStore implements KvStore {
         return iterate(fromInclusive, toExclusive, true);
     }
 
+    /**
+     * Steps through the map's entries in place: the views are the stored arrays themselves, which no write
+     * changes (a put stores copies and replaces the entry's array), so nothing is copied per pair.
+     */
+    @Override
+    public KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return new EntryCursor(entries(fromInclusive, toExclusive, false));
+    }
+
+    @Override
+    public KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return new EntryCursor(entries(fromInclusive, toExclusive, true));
+    }
+
     private KvIterator iterate(byte[] from, byte[] to, boolean descending) {
-        checkOpen();
-        NavigableMap<byte[], byte[]> view = map;
-        if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
-            view = map.subMap(from, true, from, false);
-        } else if (from != null && to != null) {
-            view = map.subMap(from, true, to, false);
-        } else if (from != null) {
-            view = map.tailMap(from, true);
-        } else if (to != null) {
-            view = map.headMap(to, false);
-        }
-        Iterator<Map.Entry<byte[], byte[]>> it = (descending ? view.descendingMap() : view).entrySet().iterator();
+        Iterator<Map.Entry<byte[], byte[]>> it = entries(from, to, descending);
         return new KvIterator() {
             @Override
             public boolean hasNext() {
@@ -161,6 +164,100 @@ final class MemoryStore implements KvStore {
             public void close() {
             }
         };
+    }
+
+    /** The entries with {@code from <= key < to} (null: open) in key order or its reverse. */
+    private Iterator<Map.Entry<byte[], byte[]>> entries(byte[] from, byte[] to, boolean descending) {
+        checkOpen();
+        NavigableMap<byte[], byte[]> view = map;
+        if (from != null && to != null && Arrays.compareUnsigned(from, to) >= 0) {
+            view = map.subMap(from, true, from, false);
+        } else if (from != null && to != null) {
+            view = map.subMap(from, true, to, false);
+        } else if (from != null) {
+            view = map.tailMap(from, true);
+        } else if (to != null) {
+            view = map.headMap(to, false);
+        }
+        return (descending ? view.descendingMap() : view).entrySet().iterator();
+    }
+
+    /** A cursor over map entries whose arrays are the views; it checks the store is open at each step. */
+    private final class EntryCursor implements KvCursor {
+        private final Iterator<Map.Entry<byte[], byte[]>> entries;
+        private byte[] key;
+        private byte[] value;
+        private boolean closed;
+
+        EntryCursor(Iterator<Map.Entry<byte[], byte[]>> entries) {
+            this.entries = entries;
+        }
+
+        @Override
+        public boolean next() {
+            key = null;
+            value = null;
+            if (closed) {
+                return false;
+            }
+            checkOpen();
+            if (!entries.hasNext()) {
+                return false;
+            }
+            Map.Entry<byte[], byte[]> e = entries.next();
+            key = e.getKey();
+            value = e.getValue();
+            return true;
+        }
+
+        private void requirePositioned() {
+            if (key == null) {
+                throw new IllegalStateException("no current pair: next() returned false or was not called");
+            }
+        }
+
+        @Override
+        public byte[] keyArray() {
+            requirePositioned();
+            return key;
+        }
+
+        @Override
+        public int keyOffset() {
+            requirePositioned();
+            return 0;
+        }
+
+        @Override
+        public int keyLength() {
+            requirePositioned();
+            return key.length;
+        }
+
+        @Override
+        public byte[] valueArray() {
+            requirePositioned();
+            return value;
+        }
+
+        @Override
+        public int valueOffset() {
+            requirePositioned();
+            return 0;
+        }
+
+        @Override
+        public int valueLength() {
+            requirePositioned();
+            return value.length;
+        }
+
+        @Override
+        public void close() {
+            closed = true;
+            key = null;
+            value = null;
+        }
     }
 
     @Override

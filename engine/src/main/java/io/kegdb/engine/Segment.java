@@ -143,37 +143,65 @@ final class Segment {
     }
 
     /**
-     * The value of the put record at {@code offset}, after checking its CRC and that it holds {@code key}.
+     * The value of the put record at {@code offset}, after checking its CRC and that it holds {@code key}
+     * ({@link #check}, in place: the value is copied out once, into an array of its own size).
      *
-     * @throws UncheckedIOException naming the file and offset if the record is damaged
+     * @throws UncheckedIOException with a {@link CorruptRecordException} naming the file and offset if the
+     *                              record is damaged
      */
     byte[] readValue(int offset, byte[] key) {
         ByteBuffer b = buffer();
+        int valueAt = check(b, offset, key, 0, key == null ? 0 : key.length, null);
+        byte[] value = new byte[RecordFormat.valueLength(b, offset)];
+        b.get(valueAt, value, 0, value.length);
+        return value;
+    }
+
+    /**
+     * Reads the put record at {@code offset} into {@code into}'s copy, checked there ({@link #check}); its value
+     * is then {@code into}'s.
+     *
+     * @throws UncheckedIOException with a {@link CorruptRecordException} naming the file and offset if the
+     *                              record is damaged
+     */
+    void read(int offset, byte[] key, int keyOffset, int keyLength, RecordRead into) {
+        check(buffer(), offset, key, keyOffset, keyLength, into);
+    }
+
+    /**
+     * The one record check every read of a value goes through, so that a read never returns unverified bytes:
+     * the record at {@code offset} of {@code b} must be a put whose framing lies inside the segment's length,
+     * whose CRC32C matches, and which holds the key {@code key[keyOffset, keyOffset + keyLength)} (null: any
+     * key). Checked in place ({@code copy} null) or on {@code copy}'s copy of the record.
+     *
+     * @return where the value starts: in {@code b}, or in {@code copy}'s array
+     */
+    private int check(ByteBuffer b, int offset, byte[] key, int keyOffset, int keyLength, RecordRead copy) {
         int keyLen;
-        int valueLen;
         try {
             keyLen = RecordFormat.keyLength(b, offset);
-            valueLen = RecordFormat.valueLength(b, offset);
+            int valueLen = RecordFormat.valueLength(b, offset);
             int size = RecordFormat.size(keyLen, valueLen);
             if (valueLen < 0 || offset + (long) size > length || !RecordFormat.isPut(RecordFormat.type(b, offset))
-                    || !RecordFormat.crcMatches(b, offset, size)) {
+                    || !(copy == null ? RecordFormat.crcMatches(b, offset, size)
+                            : copy.copyAndCheck(b, offset, size, keyLen))) {
                 throw corrupt(offset, "checksum or framing mismatch");
             }
         } catch (IndexOutOfBoundsException e) {
             throw corrupt(offset, "record extends past the end of the segment");
         }
-        if (key != null && (keyLen != key.length || !holdsKey(b, offset + RecordFormat.HEADER_SIZE, key))) {
+        if (key != null && (keyLen != keyLength || !(copy == null
+                ? holdsKey(b, offset + RecordFormat.HEADER_SIZE, key, keyOffset, keyLength)
+                : copy.holdsKey(key, keyOffset, keyLength)))) {
             throw corrupt(offset, "record holds a different key");
         }
-        byte[] value = new byte[valueLen];
-        b.get(offset + RecordFormat.HEADER_SIZE + keyLen, value, 0, valueLen);
-        return value;
+        return copy == null ? offset + RecordFormat.HEADER_SIZE + keyLen : copy.valueOffset();
     }
 
-    /** Whether {@code b} holds {@code key} at {@code at}; read in place (no buffer views made per read). */
-    private static boolean holdsKey(ByteBuffer b, int at, byte[] key) {
-        for (int i = 0; i < key.length; i++) {
-            if (b.get(at + i) != key[i]) {
+    /** Whether {@code b} holds {@code key[from, from + length)} at {@code at}; read in place (no buffer views). */
+    private static boolean holdsKey(ByteBuffer b, int at, byte[] key, int from, int length) {
+        for (int i = 0; i < length; i++) {
+            if (b.get(at + i) != key[from + i]) {
                 return false;
             }
         }
@@ -189,8 +217,7 @@ final class Segment {
     }
 
     UncheckedIOException corrupt(int offset, String what) {
-        return new UncheckedIOException(new IOException(
-                path + ": corrupt record at offset " + offset + " (" + what + ")"));
+        return new UncheckedIOException(new CorruptRecordException(path, offset, what));
     }
 
     @Override

@@ -5,55 +5,53 @@ import com.alipay.sofa.jraft.RaftGroupService;
 import com.alipay.sofa.jraft.Status;
 import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.entity.PeerId;
-import com.alipay.sofa.jraft.option.CliOptions;
 import com.alipay.sofa.jraft.option.NodeOptions;
-import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
-import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
-import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.BitcaskStats;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
+import io.kegdb.raft.range.CatalogFence;
 import io.kegdb.raft.range.DescriptorKeeper;
+import io.kegdb.raft.range.FenceKeeper;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.replication.DataStore;
 import io.kegdb.raft.replication.GroupCaller;
 import io.kegdb.raft.replication.GroupStore;
-import io.kegdb.raft.replication.KvRequestProcessor;
 import io.kegdb.raft.replication.KvStateMachine;
+import io.kegdb.raft.replication.RangeSplits;
 import io.kegdb.raft.replication.Replica;
-import io.kegdb.raft.replication.RpcTransport;
 import io.kegdb.raft.replication.TrackingServiceFactory;
 import io.kegdb.raft.replication.Transport;
-import io.kegdb.raft.security.TransportSecurity;
-import io.kegdb.raft.users.Authorizer;
 import io.kegdb.raft.storage.KegRaftServiceFactory;
+import io.kegdb.raft.users.Authorizer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 
 /**
- * A member of a Raft group, and the {@link KvStore} of that group as seen from it. Writes from this node
- * reach the leader (applied here when this node leads, forwarded to the leader otherwise) and return once
- * committed on a majority and applied; reads are served from this node's replica, linearizable by default
- * (a read index round with the leader) or local.
+ * One replica hosted by a {@link RangeHost}: a member of one Raft group (one range), and the {@link KvStore} of
+ * that group as seen from it. Writes from this node reach the leader (applied here when this node leads,
+ * forwarded to the leader otherwise) and return once committed on a majority and applied; reads are served from
+ * this node's replica, linearizable by default (a read index round with the leader) or local.
  *
- * <p>On disk, in the options' directory: {@code log/} and {@code meta/} (Bitcask stores, see
- * {@link KegRaftServiceFactory}), {@code snapshot/} (backups of the data store) and {@code data/} (the data
- * store, rebuilt at each start from the latest snapshot and the log after it). The RPC server binds exactly
- * the {@code self} address.
+ * <p>{@link #start} is a node of one group: a host of its own, bound exactly to the {@code self} address with the
+ * options' TLS, hosting the group as range 1; closing it stops that host. On disk, in the replica's directory:
+ * {@code log/} and {@code meta/} (Bitcask stores, see {@link KegRaftServiceFactory}), {@code snapshot/} (backups
+ * of the data store) and {@code data/} (the data store, rebuilt at each start from the latest snapshot and the
+ * log after it). The RPC server, its TLS and guard, and the timers are the host's.
  */
 public final class RaftNode implements KvStore, RaftGroupView, RangeView, ClusterUsers {
 
@@ -63,6 +61,22 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         SuspendSignal.loadNodeClass();
     }
 
+    /**
+     * What a host gives the replica it starts.
+     *
+     * @param dir           the replica's directory
+     * @param conf          its initial configuration (empty: it waits to be added, or to be sent the group's state)
+     * @param known         the nodes its store asks first
+     * @param splits        where the ranges its splits make are made and hosted
+     * @param users         the checks of clients' requests; null: this replica holds its cluster's users itself
+     *                      (the meta range)
+     * @param adminPassword the first admin's password, or null
+     * @param onClose       what {@link #close} does
+     */
+    record Setup(String group, Path dir, Configuration conf, List<PeerId> known, ReplicaSettings settings,
+                 RangeSplits splits, Authorizer users, String adminPassword, Runnable onClose) {
+    }
+
     private final String group;
     private final PeerId self;
     private final RaftGroupService service;
@@ -70,91 +84,87 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
     private final DataStore data;
     private final KvStateMachine fsm;
     private final TrackingServiceFactory factory;
-    private final CliClientServiceImpl client;
+    private final Authorizer users;
+    private final Replica replica;
     private final GroupStore store;
-    private final DescriptorKeeper keeper;
+    /** The node's own requests (descriptor and fence keepers, range ids), so that {@link #store} counts only its
+     *  users'. */
+    private final GroupStore duties;
+    private final List<AutoCloseable> keepers = new CopyOnWriteArrayList<>();
+    private volatile FenceKeeper fence;
+    private final Runnable onClose;
+    private volatile boolean closed;
 
-    private RaftNode(RaftNodeOptions options, PeerId self, Configuration peers, UnaryOperator<RpcServer> serverHook)
-            throws IOException {
-        this.group = options.group();
-        this.self = self;
-        Path dir = options.dir();
-        TransportSecurity security = TransportSecurity.node(options.tls(), options.clientCertificates());
-        if (security.isTls()) {
-            LOG.info("{}", security.describe(self.toString()));
-        } else {
-            LOG.warn("{}", security.describe(self.toString()));
-        }
+    /** Starts the replica on {@code host}'s RPC server (already serving). */
+    RaftNode(RangeHost host, Setup setup) throws IOException {
+        this.group = setup.group();
+        this.self = host.self();
+        this.onClose = setup.onClose();
+        ReplicaSettings settings = setup.settings();
+        Path dir = setup.dir();
         for (String sub : new String[]{"log", "meta", "snapshot"}) {
             Files.createDirectories(dir.resolve(sub));
         }
         this.data = DataStore.openEmpty(dir.resolve("data"));
         this.fsm = new KvStateMachine(data);
-        this.factory = new TrackingServiceFactory(options.serviceFactory());
+        fsm.splitsInto(setup.splits());
+        this.factory = new TrackingServiceFactory(settings.serviceFactory());
 
         NodeOptions nodeOptions = new NodeOptions();
-        nodeOptions.setElectionTimeoutMs(options.electionTimeoutMs());
-        nodeOptions.setSnapshotIntervalSecs(options.snapshotIntervalSecs());
-        // A node not listed in peers joins later through CliService.addPeer: it starts with no configuration.
-        nodeOptions.setInitialConf(peers.contains(self) ? peers : new Configuration());
+        nodeOptions.setElectionTimeoutMs(settings.electionTimeoutMs());
+        nodeOptions.setSnapshotIntervalSecs(settings.snapshotIntervalSecs());
+        nodeOptions.setInitialConf(setup.conf());
         nodeOptions.setFsm(fsm);
         nodeOptions.setLogUri(dir.resolve("log").toString());
         nodeOptions.setRaftMetaUri(dir.resolve("meta").toString());
         nodeOptions.setSnapshotUri(dir.resolve("snapshot").toString());
         nodeOptions.setServiceFactory(factory);
-        security.configureClient(nodeOptions); // SOFAJRaft's own replication client: TLS with the node's certificate
-        nodeOptions.getRaftOptions().setSync(options.logSync());
+        host.security().configureClient(nodeOptions); // SOFAJRaft's own replication client: TLS with the node's certificate
+        nodeOptions.getRaftOptions().setSync(settings.logSync());
         // The election timer's period is random in [T, 1.5 T) (SOFAJRaft adds up to 1 s by default, whatever T
         // is); a follower stands when a firing finds no heartbeat for T: a lost leader is replaced within
         // about 2.5 T plus one vote round.
-        nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, options.electionTimeoutMs() / 2));
+        nodeOptions.getRaftOptions().setMaxElectionDelayMs(Math.max(50, settings.electionTimeoutMs() / 2));
+        // One timer pool each for the whole process, not four timer threads per replica.
+        nodeOptions.setSharedElectionTimer(true);
+        nodeOptions.setSharedVoteTimer(true);
+        nodeOptions.setSharedStepDownTimer(true);
+        nodeOptions.setSharedSnapshotTimer(true);
 
-        // Bound to the given host only (SOFAJRaft's default server listens on every interface).
-        com.alipay.remoting.rpc.RpcServer bolt = new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true);
-        security.configureServer(bolt, self.toString());
-        // With TLS every processor registered here checks the caller's certificate before it runs.
-        RpcServer rpcServer = serverHook.apply(security.guard(new BoltRpcServer(bolt)));
-        RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
-        KvRequestProcessor processor = new KvRequestProcessor();
-        rpcServer.registerProcessor(processor);
-
-        this.service = new RaftGroupService(group, self, nodeOptions, rpcServer);
+        this.service = new RaftGroupService(group, self, nodeOptions, host.rpcServer(), true);
         Node started;
         try {
-            started = service.start();
+            started = service.start(false); // the host's server serves already
         } catch (RuntimeException e) {
             data.close();
-            throw new IOException("raft node " + self + " of group " + group + " failed to start: " + e, e);
+            throw new IOException("replica " + self + " of group " + group + " failed to start: " + e, e);
         }
         if (started == null) {
             service.shutdown();
             data.close();
-            throw new IOException("raft node " + self + " of group " + group + " failed to start (see the log)");
+            throw new IOException("replica " + self + " of group " + group + " failed to start (see the log)");
         }
         this.node = started;
-        Replica replica = new Replica(group, node, data, fsm, this::status, security.isTls());
-        processor.identify(security.callers());
-        processor.serve(replica);
-
-        this.client = new CliClientServiceImpl();
-        client.init(security.configureClient(new CliOptions()));
-        RpcTransport remote = new RpcTransport(security.calls(client.getRpcClient()).client());
+        this.users = setup.users() != null ? setup.users() : Replica.usersOf(data, host.security().isTls());
+        this.replica = new Replica(group, node, data, fsm, this::status, users);
         Transport transport = (target, request, timeoutMs) -> target.equals(self)
                 ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
-                : remote.send(target, request, timeoutMs);
-        GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> leader(),
-                options.requestTimeout().toMillis(),
-                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, options.electionTimeoutMs()));
-        List<PeerId> known = new ArrayList<>(List.of(self));
-        known.addAll(peers.getPeers());
-        this.store = new GroupStore(group, caller, self, known, options.readConsistency(), this::shutdown);
-        this.keeper = keepDescriptor(replica, transport, known, options);
-        LOG.info("raft node {} of group {} started in {} with peers {}", self, group, dir, peers);
-        if (options.adminPassword() != null) {
-            Thread first = new Thread(() -> createFirstAdmin(options.adminPassword()), "kegdb-first-admin");
+                : host.remote().send(target, request, timeoutMs);
+        this.store = new GroupStore(group, caller(transport, settings), self, setup.known(),
+                settings.readConsistency(), () -> { });
+        this.duties = new GroupStore(group, caller(transport, settings), self, setup.known(),
+                ReadConsistency.LINEARIZABLE, () -> { });
+        LOG.info("replica {} of group {} started in {} with peers {}", self, group, dir, setup.conf());
+        if (setup.adminPassword() != null) {
+            Thread first = new Thread(() -> createFirstAdmin(setup.adminPassword()), "kegdb-first-admin");
             first.setDaemon(true);
             first.start();
         }
+    }
+
+    private GroupCaller caller(Transport transport, ReplicaSettings settings) {
+        return new GroupCaller(group, transport, timeoutMs -> leader(), settings.requestTimeout().toMillis(),
+                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, settings.electionTimeoutMs()));
     }
 
     /**
@@ -184,20 +194,16 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         }
     }
 
-    private volatile boolean closed;
-
     /**
-     * The range descriptor's keeper (docs/SCALE.md): after each election this node wins, it makes sure the
-     * group (range 1) holds its descriptor and the meta range (the group itself) a copy. Its writes go through
-     * a store of their own, so the node's store counts only its users' requests.
+     * Takes up the leader's duties to this range (docs/SCALE.md): after each election this replica wins, the
+     * range holds its descriptor and the meta range a copy ({@link DescriptorKeeper}); a range other than the
+     * meta range also keeps its catalog fence up to the meta range's catalog version ({@link FenceKeeper}), and
+     * again after each DDL ({@link #catalogChanged}). Their writes go through {@code meta}'s own store.
+     *
+     * @param meta this host's replica of the cluster's meta range (this replica itself for range 1)
      */
-    private DescriptorKeeper keepDescriptor(Replica replica, Transport transport, List<PeerId> known,
-                                            RaftNodeOptions options) {
-        GroupCaller metaCaller = new GroupCaller(group, transport, timeoutMs -> leader(),
-                options.requestTimeout().toMillis(),
-                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, options.electionTimeoutMs()));
-        GroupStore meta = new GroupStore(group, metaCaller, self, known, ReadConsistency.LINEARIZABLE, () -> { });
-        DescriptorKeeper kept = new DescriptorKeeper(group, new DescriptorKeeper.Replica() {
+    void keepRange(RaftNode meta) {
+        DescriptorKeeper descriptor = new DescriptorKeeper(group, new DescriptorKeeper.Replica() {
             @Override
             public RangeDescriptor stored() {
                 return fsm.descriptor();
@@ -210,19 +216,63 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
 
             @Override
             public List<String> members() {
-                return node.listPeers().stream().map(p -> p.getEndpoint().toString()).toList();
+                return memberList();
             }
 
             @Override
             public CompletableFuture<?> proposeInitial(RangeDescriptor initial) {
                 return replica.proposeInitialDescriptor(initial);
             }
-        }, meta);
-        fsm.whenLeaderStarts(kept::leaderStarted);
-        if (node.isLeader()) {
-            kept.leaderStarted(); // elected before the listener was set; a second run changes nothing
+        }, meta.duties);
+        keepers.add(descriptor);
+        FenceKeeper fenced = meta == this ? null : new FenceKeeper(group, new FenceKeeper.Replica() {
+            @Override
+            public RangeDescriptor held() {
+                return fsm.descriptor();
+            }
+
+            @Override
+            public long fenceVersion() {
+                return replica.fenceVersion();
+            }
+
+            @Override
+            public boolean isLeader() {
+                return node.isLeader();
+            }
+
+            @Override
+            public CompletableFuture<?> proposeFence(CatalogFence.Command command) {
+                return replica.proposeFence(command);
+            }
+        }, meta.duties);
+        if (fenced != null) {
+            keepers.add(fenced);
+            this.fence = fenced;
         }
-        return kept;
+        Runnable duty = () -> {
+            descriptor.leaderStarted();
+            if (fenced != null) {
+                fenced.advanceLater();
+            }
+        };
+        fsm.whenLeaderStarts(duty);
+        if (node.isLeader()) {
+            duty.run(); // elected before the listener was set; a second run changes nothing
+        }
+    }
+
+    /** A DDL was applied in the meta range on this node: a range with a catalog fence brings it up. */
+    void catalogChanged() {
+        FenceKeeper f = fence;
+        if (f != null) {
+            f.advanceLater();
+        }
+    }
+
+    /** The group's members, {@code host:port} each, as this replica's node knows them. */
+    List<String> memberList() {
+        return node.listPeers().stream().map(p -> p.getEndpoint().toString()).toList();
     }
 
     @Override
@@ -241,7 +291,8 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
     }
 
     /**
-     * Starts a node: opens its storages, binds its RPC server to {@code self} and joins the group's elections.
+     * Starts a node of one group: a {@link RangeHost} bound exactly to {@code self} with the options' TLS, hosting
+     * the group as range 1 in the options' directory; {@link #close} stops the host with it.
      *
      * @throws IOException if a directory cannot be prepared or the node does not start
      * @throws IllegalArgumentException if an address does not parse
@@ -253,11 +304,7 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
     /** As above, with every request this node receives passing through {@code serverHook}'s server (tests cut
      *  a node off or pause it). */
     static RaftNode start(RaftNodeOptions options, UnaryOperator<RpcServer> serverHook) throws IOException {
-        PeerId self = PeerId.parsePeer(options.self());
-        if (self == null || self.getPort() <= 0) {
-            throw new IllegalArgumentException("self must be host:port, not " + options.self());
-        }
-        return new RaftNode(options, self, PeerList.parse(options.peers()), serverHook);
+        return RangeHost.startNode(options, serverHook, true).replica(options.group());
     }
 
     /** This node's view of the group. */
@@ -332,6 +379,17 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         return store.scanDescending(fromInclusive, toExclusive);
     }
 
+    /** The group store's cursor: its pages come over the node's RPC, as its scans do. */
+    @Override
+    public KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return store.cursor(fromInclusive, toExclusive);
+    }
+
+    @Override
+    public KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return store.cursorDescending(fromInclusive, toExclusive);
+    }
+
     @Override
     public void flush() {
         store.flush();
@@ -342,24 +400,42 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
         return store.stats();
     }
 
-    /** Leaves the group's elections, stops the RPC server and closes the storages. */
+    /**
+     * For a node of {@link #start}: stops its host (every replica it hosts, then the RPC server). For a replica
+     * of a longer-lived host: leaves the group's elections and closes the storages; the host goes on.
+     */
     @Override
     public void close() {
-        closed = true;
-        store.close();
+        onClose.run();
     }
 
-    private void shutdown() {
-        keeper.close();
-        client.shutdown();
+    /** Leaves the group's elections (the host then waits for {@link #awaitStopped}). */
+    void stopElections() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        store.close();
+        duties.close();
+        for (AutoCloseable k : keepers) {
+            try {
+                k.close();
+            } catch (Exception e) {
+                LOG.debug("closing a keeper of group {}: {}", group, e.toString());
+            }
+        }
         service.shutdown();
+    }
+
+    /** Waits until the replica stopped, then closes its data store. */
+    void awaitStopped() {
         try {
             service.join();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
         data.close();
-        LOG.info("raft node {} of group {} stopped", self, group);
+        LOG.info("replica {} of group {} stopped", self, group);
     }
 
     /** Takes a snapshot now and waits for it (tests). */
@@ -375,5 +451,23 @@ public final class RaftNode implements KvStore, RaftGroupView, RangeView, Cluste
 
     KvStateMachine stateMachine() {
         return fsm;
+    }
+
+    Replica replicaServed() {
+        return replica;
+    }
+
+    /** The checks of clients' requests this replica makes (the meta range's are its split ranges'). */
+    Authorizer authorizer() {
+        return users;
+    }
+
+    /** The node's own store of this group (not counted as its users' requests). */
+    GroupStore duties() {
+        return duties;
+    }
+
+    String group() {
+        return group;
     }
 }

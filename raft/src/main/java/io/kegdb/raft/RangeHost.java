@@ -1,35 +1,25 @@
 package io.kegdb.raft;
 
 import com.alipay.sofa.jraft.Node;
-import com.alipay.sofa.jraft.RaftGroupService;
 import com.alipay.sofa.jraft.conf.Configuration;
 import com.alipay.sofa.jraft.entity.PeerId;
 import com.alipay.sofa.jraft.option.CliOptions;
-import com.alipay.sofa.jraft.option.NodeOptions;
 import com.alipay.sofa.jraft.rpc.RaftRpcServerFactory;
 import com.alipay.sofa.jraft.rpc.RpcServer;
 import com.alipay.sofa.jraft.rpc.impl.BoltRpcServer;
 import com.alipay.sofa.jraft.rpc.impl.cli.CliClientServiceImpl;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
-import io.kegdb.raft.range.CatalogFence;
 import io.kegdb.raft.range.DescriptorKeeper;
-import io.kegdb.raft.range.FenceKeeper;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.range.RangeIds;
 import io.kegdb.raft.range.SplitCommand;
-import io.kegdb.raft.replication.DataStore;
-import io.kegdb.raft.replication.GroupCaller;
-import io.kegdb.raft.replication.GroupStore;
 import io.kegdb.raft.replication.KvRequestProcessor;
 import io.kegdb.raft.replication.KvStateMachine;
 import io.kegdb.raft.replication.RangeBootstrap;
 import io.kegdb.raft.replication.RangeSplits;
-import io.kegdb.raft.replication.Replica;
 import io.kegdb.raft.replication.RpcTransport;
-import io.kegdb.raft.replication.TrackingServiceFactory;
-import io.kegdb.raft.replication.Transport;
-import io.kegdb.raft.storage.KegRaftServiceFactory;
+import io.kegdb.raft.security.TransportSecurity;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -40,26 +30,31 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 
 /**
- * Many Raft groups' replicas in one process on one RPC server (docs/SCALE.md, "Many ranges on one node"): one
- * SOFAJRaft {@link RpcServer} bound to {@code self}, a {@link RaftGroupService} per hosted group sharing it,
- * and SOFAJRaft's shared election, vote, step-down and snapshot timers, so that many replicas do not mean four
- * timer threads each. Requests reach the replica of the group they name.
+ * The replicas of many Raft groups in one process, and the process's RPC side (docs/SCALE.md, "Many ranges on
+ * one node"): one SOFAJRaft {@link RpcServer} bound to {@code self} with the node's TLS and, with TLS, the guard
+ * that checks each caller's certificate ({@link TransportSecurity}); the CLI client the replicas call other nodes
+ * through; one {@link KvRequestProcessor} answering each request by the replica of the group it names; and
+ * SOFAJRaft's shared election, vote, step-down and snapshot timers, so that many replicas do not mean four timer
+ * threads each. Each replica is a {@link RaftNode}.
  *
- * <p>On disk, each hosted group in {@code dir/groups/<group id>/} with {@code log/}, {@code meta/},
- * {@code snapshot/} and {@code data/} as a {@link RaftNode}'s directory has, and the same crash story. Plain
- * text only so far (TLS and users are {@link RaftNode}'s).
+ * <p>{@link #start(RaftNodeOptions)} is what {@code kegdb node} runs: the node's group is range 1 (the meta
+ * range), in the node's directory as a node of one group always had it ({@code log/}, {@code meta/},
+ * {@code snapshot/}, {@code data/}), so an existing directory opens unchanged. Every other hosted group lives
+ * in {@code dir/groups/<group id>/} with the same four directories and the same crash story. Every replica runs
+ * with the host's security: its calls to other nodes with the host's certificate, its clients' requests checked
+ * against the users of the meta range this host holds.
  *
  * <p>Splits (docs/SCALE.md, "Splits"): {@link #split} by hand, {@link #splitWhenLarger} by size. The ranges a
- * split makes are hosted beside the range they came from ({@code groups/NAME_r<id>/}), each with the keepers of
- * its descriptor's meta copy and of its catalog fence.
+ * split makes are hosted beside the range they came from ({@code groups/NAME_r<id>/}), each keeping its
+ * descriptor's meta copy and its catalog fence.
  */
 public final class RangeHost implements AutoCloseable {
 
@@ -72,47 +67,99 @@ public final class RangeHost implements AutoCloseable {
 
     private final PeerId self;
     private final Path dir;
+    private final TransportSecurity security;
+    private final ReplicaSettings settings;
     private final RpcServer rpcServer;
     private final KvRequestProcessor processor = new KvRequestProcessor();
     private final CliClientServiceImpl client = new CliClientServiceImpl();
     private final RpcTransport remote;
-    private final Map<String, Hosted> hosted = new ConcurrentHashMap<>();
-    /** The state machine of each hosted replica (its range, for splits). */
-    private final Map<String, KvStateMachine> machines = new ConcurrentHashMap<>();
+    private final Map<String, RaftNode> hosted = new ConcurrentHashMap<>();
     /** The meta range's group of each hosted replica's cluster. */
     private final Map<String, String> metaGroups = new ConcurrentHashMap<>();
     private volatile boolean closed;
 
-    /** One hosted replica. */
-    private record Hosted(RaftGroupService service, Node node, DataStore data, Replica replica, GroupStore store) {
-    }
-
-    private RangeHost(PeerId self, Path dir) {
+    private RangeHost(PeerId self, Path dir, TransportSecurity security, ReplicaSettings settings,
+                      UnaryOperator<RpcServer> serverHook) {
         this.self = self;
         this.dir = dir;
-        this.rpcServer = new BoltRpcServer(new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true));
+        this.security = security;
+        this.settings = settings;
+        if (security.isTls()) {
+            LOG.info("{}", security.describe(self.toString()));
+        } else {
+            LOG.warn("{}", security.describe(self.toString()));
+        }
+        // Bound to the given host only (SOFAJRaft's default server listens on every interface).
+        com.alipay.remoting.rpc.RpcServer bolt = new com.alipay.remoting.rpc.RpcServer(self.getIp(), self.getPort(), true);
+        security.configureServer(bolt, self.toString());
+        // With TLS every processor registered here checks the caller's certificate before it runs.
+        this.rpcServer = serverHook.apply(security.guard(new BoltRpcServer(bolt)));
         RaftRpcServerFactory.addRaftRequestProcessors(rpcServer);
+        processor.identify(security.callers());
         rpcServer.registerProcessor(processor);
         if (!rpcServer.init(null)) {
             throw new IllegalStateException("the RPC server of " + self + " did not start");
         }
-        client.init(new CliOptions());
-        this.remote = new RpcTransport(client.getRpcClient());
+        client.init(security.configureClient(new CliOptions()));
+        this.remote = new RpcTransport(security.calls(client.getRpcClient()).client());
     }
 
     /**
-     * Binds the RPC server to {@code self} ({@code host:port}); groups are added with {@link #host}.
+     * A host without TLS bound to {@code self} ({@code host:port}), with the default replica settings; groups are
+     * added with {@link #host}.
      *
      * @throws IOException if {@code dir} cannot be made or the server does not bind
      */
     public static RangeHost start(String self, Path dir) throws IOException {
+        return open(self, dir, TransportSecurity.open(), ReplicaSettings.defaults(), UnaryOperator.identity());
+    }
+
+    /**
+     * A node ({@code kegdb node}): a host bound exactly to the options' {@code self} with their TLS, hosting the
+     * options' group as range 1 in the options' directory (the layout of a node of one group); the ranges its
+     * splits make run with the same settings and security.
+     *
+     * @throws IOException if a directory cannot be prepared, the server does not bind or the node does not start
+     * @throws IllegalArgumentException if an address does not parse
+     */
+    public static RangeHost start(RaftNodeOptions options) throws IOException {
+        return startNode(options, UnaryOperator.identity(), false);
+    }
+
+    /**
+     * As {@link #start(RaftNodeOptions)}, every request passing through {@code serverHook}'s server (tests cut a
+     * node off or pause it); with {@code nodeClosesHost}, closing the group's {@link RaftNode} closes the host.
+     */
+    static RangeHost startNode(RaftNodeOptions options, UnaryOperator<RpcServer> serverHook, boolean nodeClosesHost)
+            throws IOException {
+        RangeHost host = open(options.self(), options.dir(),
+                TransportSecurity.node(options.tls(), options.clientCertificates()), ReplicaSettings.of(options),
+                serverHook);
+        try {
+            Configuration peers = PeerList.parse(options.peers());
+            List<PeerId> known = new ArrayList<>(List.of(host.self));
+            known.addAll(peers.getPeers());
+            String group = options.group();
+            // A node not listed in peers joins later through CliService.addPeer: it starts with no configuration.
+            Configuration conf = peers.contains(host.self) ? peers : new Configuration();
+            host.host(group, options.dir(), conf, known, host.settings, group, options.adminPassword(),
+                    nodeClosesHost ? host::close : null);
+            return host;
+        } catch (IOException | RuntimeException e) {
+            host.close();
+            throw e;
+        }
+    }
+
+    private static RangeHost open(String self, Path dir, TransportSecurity security, ReplicaSettings settings,
+                                  UnaryOperator<RpcServer> serverHook) throws IOException {
         PeerId peer = PeerId.parsePeer(self);
         if (peer == null || peer.getPort() <= 0) {
             throw new IllegalArgumentException("self must be host:port, not " + self);
         }
         Files.createDirectories(dir);
         try {
-            return new RangeHost(peer, dir);
+            return new RangeHost(peer, dir, security, settings, serverHook);
         } catch (RuntimeException e) {
             throw new IOException("cannot serve on " + self + ": " + e.getMessage(), e);
         }
@@ -120,20 +167,26 @@ public final class RangeHost implements AutoCloseable {
 
     /**
      * Starts this process's replica of group {@code group}, whose members are {@code peers}, on the shared
-     * RPC server.
+     * RPC server, in {@code dir/groups/<group>/}; the group is its own meta range.
      *
      * @throws IOException if its directories cannot be prepared or its node does not start
      */
     public void host(String group, String peers, int electionTimeoutMs) throws IOException {
-        host(group, PeerList.parse(peers), electionTimeoutMs, group);
+        Configuration conf = PeerList.parse(peers);
+        host(group, groupDir(group), conf, conf.getPeers(), settings.withElectionTimeoutMs(electionTimeoutMs), group,
+                null, null);
     }
 
     /**
-     * Starts this process's replica of {@code group} with {@code conf} as its initial configuration (empty: it
-     * waits to be sent the group's state by its leader); {@code metaGroup} is the group of its cluster's meta
-     * range, where the ranges its splits make are registered.
+     * Starts this process's replica of {@code group} in {@code groupDir} with {@code conf} as its initial
+     * configuration (empty: it waits to be sent the group's state by its leader); {@code metaGroup} is the group
+     * of its cluster's meta range, hosted here (or this group itself), whose users it checks its clients by and
+     * where the ranges its splits make are registered.
+     *
+     * @param onClose what closing the replica does; null: it stops this replica only
      */
-    private void host(String group, Configuration conf, int electionTimeoutMs, String metaGroup) throws IOException {
+    private RaftNode host(String group, Path groupDir, Configuration conf, List<PeerId> known, ReplicaSettings with,
+                          String metaGroup, String adminPassword, Runnable onClose) throws IOException {
         if (closed) {
             throw new IllegalStateException("host " + self + " is closed");
         }
@@ -141,85 +194,81 @@ public final class RangeHost implements AutoCloseable {
             // SOFAJRaft's own rule, checked before anything is made on disk
             throw new IllegalArgumentException("a group id is a letter, then letters, digits, '-' or '_', not " + group);
         }
-        Path groupDir = groupDir(group);
-        for (String sub : new String[]{"log", "meta", "snapshot"}) {
-            Files.createDirectories(groupDir.resolve(sub));
+        RaftNode meta = metaGroup.equals(group) ? null : hosted.get(metaGroup);
+        if (!metaGroup.equals(group) && meta == null) {
+            // Its clients' requests are checked against the meta range's users: never served unchecked.
+            throw new IllegalStateException(self + " hosts no replica of the meta range " + metaGroup + " of group "
+                    + group);
         }
-        DataStore data = DataStore.openEmpty(groupDir.resolve("data"));
-        KvStateMachine fsm = new KvStateMachine(data);
-        fsm.splitsInto(new Splits(metaGroup, electionTimeoutMs));
-        NodeOptions options = new NodeOptions();
-        options.setElectionTimeoutMs(electionTimeoutMs);
-        options.setInitialConf(conf);
-        options.setFsm(fsm);
-        options.setLogUri(groupDir.resolve("log").toString());
-        options.setRaftMetaUri(groupDir.resolve("meta").toString());
-        options.setSnapshotUri(groupDir.resolve("snapshot").toString());
-        TrackingServiceFactory factory = new TrackingServiceFactory(new KegRaftServiceFactory());
-        options.setServiceFactory(factory);
-        options.getRaftOptions().setMaxElectionDelayMs(Math.max(50, electionTimeoutMs / 2));
-        // One timer pool each for the whole process, not four timer threads per replica.
-        options.setSharedElectionTimer(true);
-        options.setSharedVoteTimer(true);
-        options.setSharedStepDownTimer(true);
-        options.setSharedSnapshotTimer(true);
-        RaftGroupService service = new RaftGroupService(group, self, options, rpcServer, true);
-        Node node;
-        try {
-            node = service.start(false);
-        } catch (RuntimeException e) {
-            data.close();
-            throw new IOException("replica " + self + " of group " + group + " failed to start: " + e, e);
-        }
-        if (node == null) {
-            service.shutdown();
-            data.close();
-            throw new IOException("replica " + self + " of group " + group + " failed to start (see the log)");
-        }
-        Replica replica = new Replica(group, node, data, fsm, () -> status(group, node, factory), false);
-        Transport transport = (target, request, timeoutMs) -> target.equals(self)
-                ? replica.handle(request).get(timeoutMs, TimeUnit.MILLISECONDS)
-                : remote.send(target, request, timeoutMs);
-        GroupCaller caller = new GroupCaller(group, transport, timeoutMs -> leaderOf(node), 15_000,
-                Math.max(GroupCaller.DEFAULT_ATTEMPT_TIMEOUT_MS, electionTimeoutMs));
-        List<PeerId> known = new ArrayList<>(conf.isEmpty() ? List.of(self) : conf.getPeers());
-        GroupStore store = new GroupStore(group, caller, self, known, ReadConsistency.LINEARIZABLE, () -> { });
-        processor.serve(replica);
-        hosted.put(group, new Hosted(service, node, data, replica, store));
-        machines.put(group, fsm);
+        List<PeerId> peers = new ArrayList<>(known.isEmpty() ? List.of(self) : known);
+        RaftNode replica = new RaftNode(this, new RaftNode.Setup(group, groupDir, conf, peers, with,
+                new Splits(metaGroup, with), meta == null ? null : meta.authorizer(), adminPassword,
+                onClose != null ? onClose : () -> unhost(group)));
+        hosted.put(group, replica);
         metaGroups.put(group, metaGroup);
+        if (closed) { // closed while this replica started: close() did not see it
+            unhost(group);
+            throw new IllegalStateException("host " + self + " is closed");
+        }
+        replica.replicaServed().splitsBy(at -> split(group, at)[1]);
+        processor.serve(replica.replicaServed());
+        replica.keepRange(meta == null ? replica : meta);
+        if (meta == null) {
+            // A DDL applied here moves the catalog fences of the ranges hosted here without the catalog.
+            replica.stateMachine().whenCatalogChanges(() -> hosted.values().forEach(RaftNode::catalogChanged));
+        }
         LOG.info("{} hosts a replica of group {} with peers {}", self, group, conf);
+        return replica;
+    }
+
+    /** Stops this host's replica of {@code group}; the host goes on. */
+    private void unhost(String group) {
+        RaftNode replica = hosted.remove(group);
+        if (replica != null) {
+            processor.stopServing(replica.replicaServed());
+            replica.stopElections();
+            replica.awaitStopped();
+        }
     }
 
     private Path groupDir(String group) {
         return dir.resolve("groups").resolve(group);
     }
 
-    private static PeerId leaderOf(Node node) {
-        PeerId leader = node.getLeaderId();
-        return leader == null || leader.isEmpty() ? null : leader;
+    PeerId self() {
+        return self;
     }
 
-    private RaftStatus status(String group, Node node, TrackingServiceFactory factory) {
-        PeerId leader = leaderOf(node);
-        return new RaftStatus(self.toString(), group, node.getNodeState().name().replace("STATE_", ""), factory.term(),
-                leader == null ? null : leader.toString(), node.getLastCommittedIndex(), node.getLastAppliedLogIndex(),
-                factory.firstLogIndex(), node.getLastLogIndex());
+    TransportSecurity security() {
+        return security;
+    }
+
+    RpcServer rpcServer() {
+        return rpcServer;
+    }
+
+    RpcTransport remote() {
+        return remote;
+    }
+
+    /** This host's replica of {@code group}: a member of the group, and its store as seen from here. */
+    public RaftNode replica(String group) {
+        RaftNode h = hosted.get(group);
+        if (h == null) {
+            throw new IllegalArgumentException(self + " hosts no replica of group " + group);
+        }
+        return h;
     }
 
     /** The store of hosted group {@code group} as seen from this process (reads from this replica). */
     public KvStore store(String group) {
-        Hosted h = hosted.get(group);
-        if (h == null) {
-            throw new IllegalArgumentException(self + " hosts no replica of group " + group);
-        }
-        return h.store();
+        return replica(group);
     }
 
     /** Whether this process's replica of {@code group} leads it. */
     public boolean isLeader(String group) {
-        Hosted h = hosted.get(group);
-        return h != null && h.node().isLeader();
+        RaftNode h = hosted.get(group);
+        return h != null && h.isLeader();
     }
 
     /** The groups this process hosts a replica of. */
@@ -229,6 +278,10 @@ public final class RangeHost implements AutoCloseable {
 
     // ---- Splits (docs/SCALE.md, "Splits") ----
 
+    /** The size trigger's key limit when only a byte limit is given ({@code --split-bytes}). */
+    public static final long DEFAULT_SPLIT_KEYS = 1_000_000;
+    /** The size trigger's byte limit when only a key limit is given ({@code --split-keys}): 256 MiB. */
+    public static final long DEFAULT_SPLIT_BYTES = 256L << 20;
     private static final long SPLIT_TIMEOUT_MS = 30_000;
     private static final long META_WAIT_MS = 10_000;
     /** Starts the replicas of the ranges splits make, off the state machines' threads. */
@@ -238,9 +291,6 @@ public final class RangeHost implements AutoCloseable {
         return t;
     });
     private final Set<String> starting = ConcurrentHashMap.newKeySet();
-    /** The descriptor and fence keepers of the ranges splits made, by group. */
-    private final Map<String, List<AutoCloseable>> keepers = new ConcurrentHashMap<>();
-    private final Map<String, FenceKeeper> fences = new ConcurrentHashMap<>();
 
     /**
      * Splits the range of hosted group {@code group}, which this host's replica leads, at store key {@code at}
@@ -256,16 +306,13 @@ public final class RangeHost implements AutoCloseable {
      *                                  split did not apply (a concurrent split changed the range first)
      */
     public RangeDescriptor[] split(String group, byte[] at) {
-        Hosted h = hosted.get(group);
-        KvStateMachine fsm = machines.get(group);
-        if (h == null || fsm == null) {
-            throw new IllegalArgumentException(self + " hosts no replica of group " + group);
-        }
-        if (!h.node().isLeader()) {
+        RaftNode h = replica(group);
+        KvStateMachine fsm = h.stateMachine();
+        if (!h.isLeader()) {
             throw new IllegalStateException(self + " does not lead group " + group);
         }
         String metaGroup = metaGroups.get(group);
-        Hosted meta = hosted.get(metaGroup);
+        RaftNode meta = hosted.get(metaGroup);
         if (meta == null) {
             throw new IllegalStateException(self + " hosts no replica of the meta range " + metaGroup);
         }
@@ -273,21 +320,21 @@ public final class RangeHost implements AutoCloseable {
             RangeDescriptor held = fsm.descriptor();
             if (held == null) {
                 // a group that never installed its descriptor: the one every cluster begins with
-                h.replica().proposeInitialDescriptor(RangeDescriptor.initial(members(h.node())))
+                h.replicaServed().proposeInitialDescriptor(RangeDescriptor.initial(h.memberList()))
                         .get(SPLIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
                 held = fsm.descriptor();
             }
             held.checkSplit(at);
-            long id = RangeIds.next(meta.store());
+            long id = RangeIds.next(meta.duties());
             SplitCommand command = new SplitCommand(at, id, held.generation(), SplitCommand.groupOf(metaGroup, id));
-            h.replica().proposeSplit(command).get(SPLIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
+            h.replicaServed().proposeSplit(command).get(SPLIT_TIMEOUT_MS, TimeUnit.MILLISECONDS);
             RangeDescriptor now = fsm.descriptor();
             RangeDescriptor[] halves = held.split(at, id);
             if (!halves[0].equals(now)) {
                 throw new IllegalStateException("the split of " + held + " at its generation did not apply: the range"
                         + " is " + now + " now");
             }
-            for (int attempt = 0; !DescriptorKeeper.publish(meta.store(), List.of(halves)); attempt++) {
+            for (int attempt = 0; !DescriptorKeeper.publish(meta.duties(), List.of(halves)); attempt++) {
                 if (attempt >= 100) {
                     throw new IllegalStateException("the meta range's copies of " + List.of(halves)
                             + " kept changing; the ranges' leaders write them");
@@ -326,13 +373,13 @@ public final class RangeHost implements AutoCloseable {
 
     private void splitLargeRanges(long maxKeys, long maxBytes) {
         for (String group : List.copyOf(hosted.keySet())) {
-            Hosted h = hosted.get(group);
+            RaftNode h = hosted.get(group);
             String metaGroup = metaGroups.get(group);
-            if (closed || h == null || metaGroup == null || !hosted.containsKey(metaGroup) || !h.node().isLeader()) {
+            if (closed || h == null || metaGroup == null || !hosted.containsKey(metaGroup) || !h.isLeader()) {
                 continue;
             }
             try {
-                byte[] at = h.replica().sizeSplitPoint(maxKeys, maxBytes);
+                byte[] at = h.replicaServed().sizeSplitPoint(maxKeys, maxBytes);
                 if (at != null) {
                     LOG.info("group {} is larger than {} keys or {} bytes: splitting it at {}", group, maxKeys, maxBytes,
                             RangeDescriptor.printable(at));
@@ -344,23 +391,19 @@ public final class RangeHost implements AutoCloseable {
         }
     }
 
-    private static List<String> members(Node node) {
-        return node.listPeers().stream().map(p -> p.getEndpoint().toString()).toList();
-    }
-
     /** A hosted replica's splits: the new ranges' replicas made in this host's directory and hosted here. */
     private final class Splits implements RangeSplits {
         private final String metaGroup;
-        private final int electionTimeoutMs;
+        private final ReplicaSettings settings;
 
-        Splits(String metaGroup, int electionTimeoutMs) {
+        Splits(String metaGroup, ReplicaSettings settings) {
             this.metaGroup = metaGroup;
-            this.electionTimeoutMs = electionTimeoutMs;
+            this.settings = settings;
         }
 
         @Override
         public void make(String group, RangeDescriptor range, byte[] fence, KvIterator pairs) throws IOException {
-            if (RangeBootstrap.make(groupDir(group), group, range, fence, pairs, new KegRaftServiceFactory())) {
+            if (RangeBootstrap.make(groupDir(group), group, range, fence, pairs, settings.serviceFactory())) {
                 LOG.info("{} made its replica of {} (group {})", self, range, group);
             }
         }
@@ -368,7 +411,7 @@ public final class RangeHost implements AutoCloseable {
         @Override
         public void host(String group, RangeDescriptor range) {
             if (!closed && range.replicas().contains(self.toString()) && !hosted.containsKey(group)) {
-                splitStarts.execute(() -> hostSplitRange(group, range, metaGroup, electionTimeoutMs));
+                splitStarts.execute(() -> hostSplitRange(group, range, metaGroup, settings));
             }
         }
     }
@@ -377,12 +420,25 @@ public final class RangeHost implements AutoCloseable {
      * Starts this host's replica of a range a split made: as made (its configuration in its bootstrap snapshot),
      * or, if this replica never made it (it caught up on the splitting range by a later snapshot), empty and
      * without a configuration, so that it stands in no election and is sent the group's snapshot by its leader.
+     * It waits for the meta range's replica, which may still be starting (loading the snapshot naming this range):
+     * the new range checks its clients by the meta range's users, and keeps its descriptor and fence there.
      */
-    private void hostSplitRange(String group, RangeDescriptor range, String metaGroup, int electionTimeoutMs) {
+    private void hostSplitRange(String group, RangeDescriptor range, String metaGroup, ReplicaSettings with) {
         if (closed || hosted.containsKey(group) || !starting.add(group)) {
             return;
         }
         try {
+            // As long as it takes (a large snapshot of the meta range loads first), never without it.
+            long sayAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(META_WAIT_MS);
+            boolean said = false;
+            while (!hosted.containsKey(metaGroup) && !closed) {
+                if (!said && System.nanoTime() > sayAt) {
+                    LOG.warn("{} waits for its replica of the meta range {} to start group {}", self, metaGroup,
+                            group);
+                    said = true;
+                }
+                Thread.sleep(20);
+            }
             Path groupDir = groupDir(group);
             Configuration conf;
             if (RangeBootstrap.isComplete(groupDir)) {
@@ -391,8 +447,7 @@ public final class RangeHost implements AutoCloseable {
                 RangeBootstrap.prepareEmpty(groupDir);
                 conf = new Configuration();
             }
-            host(group, conf, electionTimeoutMs, metaGroup);
-            keepSplitRange(group, metaGroup);
+            host(group, groupDir, conf, conf.getPeers(), with, metaGroup, null, null);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException | RuntimeException e) {
@@ -402,117 +457,30 @@ public final class RangeHost implements AutoCloseable {
         }
     }
 
-    /**
-     * The leader duties of a range a split made: its descriptor's copy in the meta range (step 4 of a split,
-     * repeated by every leader) and its catalog fence, after every election, and the fence again after every
-     * DDL this host's replica of the meta range applies.
-     */
-    private void keepSplitRange(String group, String metaGroup) throws InterruptedException {
-        long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(META_WAIT_MS);
-        while (!hosted.containsKey(metaGroup) && System.nanoTime() < deadline && !closed) {
-            Thread.sleep(20); // the meta range's replica is still starting (it loads the snapshot naming this range)
-        }
-        Hosted h = hosted.get(group);
-        Hosted meta = hosted.get(metaGroup);
-        KvStateMachine fsm = machines.get(group);
-        if (h == null || meta == null || fsm == null) {
-            LOG.warn("{} hosts no replica of the meta range {}: nothing keeps group {}'s descriptor and fence here",
-                    self, metaGroup, group);
-            return;
-        }
-        DescriptorKeeper descriptor = new DescriptorKeeper(group, new DescriptorKeeper.Replica() {
-            @Override
-            public RangeDescriptor stored() {
-                return fsm.descriptor();
-            }
-
-            @Override
-            public boolean isLeader() {
-                return h.node().isLeader();
-            }
-
-            @Override
-            public List<String> members() {
-                return RangeHost.members(h.node());
-            }
-
-            @Override
-            public CompletableFuture<?> proposeInitial(RangeDescriptor initial) {
-                return h.replica().proposeInitialDescriptor(initial);
-            }
-        }, meta.store());
-        FenceKeeper fence = new FenceKeeper(group, new FenceKeeper.Replica() {
-            @Override
-            public RangeDescriptor held() {
-                return fsm.descriptor();
-            }
-
-            @Override
-            public long fenceVersion() {
-                return h.replica().fenceVersion();
-            }
-
-            @Override
-            public boolean isLeader() {
-                return h.node().isLeader();
-            }
-
-            @Override
-            public CompletableFuture<?> proposeFence(CatalogFence.Command command) {
-                return h.replica().proposeFence(command);
-            }
-        }, meta.store());
-        keepers.put(group, List.of(descriptor, fence));
-        fences.put(group, fence);
-        fsm.whenLeaderStarts(() -> {
-            descriptor.leaderStarted();
-            fence.advanceLater();
-        });
-        machines.get(metaGroup).whenCatalogChanges(() -> fences.values().forEach(FenceKeeper::advanceLater));
-        if (h.node().isLeader()) {
-            descriptor.leaderStarted(); // elected before the listener was set; a second run changes nothing
-            fence.advanceLater();
-        }
-    }
-
     /** The SOFAJRaft node of hosted group {@code group} (tests take snapshots and read indexes by it). */
     Node node(String group) {
-        Hosted h = hosted.get(group);
+        RaftNode h = hosted.get(group);
         return h == null ? null : h.node();
     }
 
     /** The state machine of hosted group {@code group} (tests). */
     KvStateMachine stateMachine(String group) {
-        return machines.get(group);
+        RaftNode h = hosted.get(group);
+        return h == null ? null : h.stateMachine();
     }
 
     /** Stops every hosted replica, then the RPC server. */
     @Override
     public void close() {
+        if (closed) {
+            return;
+        }
         closed = true;
         sizeChecks.shutdownNow();
         splitStarts.shutdownNow();
-        for (List<AutoCloseable> kept : keepers.values()) {
-            for (AutoCloseable k : kept) {
-                try {
-                    k.close();
-                } catch (Exception e) {
-                    LOG.debug("closing a keeper: {}", e.toString());
-                }
-            }
-        }
-        keepers.clear();
-        for (Hosted h : hosted.values()) {
-            h.service().shutdown();
-        }
-        for (Hosted h : hosted.values()) {
-            try {
-                h.service().join();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-            h.data().close();
-        }
+        List<RaftNode> replicas = List.copyOf(hosted.values());
+        replicas.forEach(RaftNode::stopElections);
+        replicas.forEach(RaftNode::awaitStopped);
         hosted.clear();
         client.shutdown();
         rpcServer.shutdown();

@@ -9,7 +9,6 @@ import io.kegdb.raft.range.CatalogFence;
 import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.range.SplitCommand;
-import io.kegdb.raft.replication.GroupStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -165,8 +164,8 @@ class RangeSplitTest {
         }
 
         // both ranges, with their bounds and generations, in the meta range (what SYS.RANGES lists)
-        TestCluster.await(() -> ((GroupStore) leader.store(NAME)).ranges().size() == 2, "two ranges listed");
-        List<RangeStatus> ranges = ((GroupStore) leader.store(NAME)).ranges();
+        TestCluster.await(() -> leader.replica(NAME).ranges().size() == 2, "two ranges listed");
+        List<RangeStatus> ranges = leader.replica(NAME).ranges();
         assertEquals(1, ranges.get(0).id());
         assertEquals("", ranges.get(0).start());
         assertEquals("\\x00\\x00\\x00\\x09", ranges.get(0).end());

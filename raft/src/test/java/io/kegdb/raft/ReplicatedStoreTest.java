@@ -3,6 +3,7 @@ package io.kegdb.raft;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
 import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvSnapshot;
 import io.kegdb.engine.KvStore;
@@ -164,6 +165,33 @@ class ReplicatedStoreTest {
             assertEquals(n + RANGE_KEYS, keys(node.scan(null, null)).size(), "scan on " + node.status());
         }
         assertEquals(n + RANGE_KEYS, client.stats().keys());
+        // A cursor steps through the same pages in place, on the client and on a member.
+        assertEquals(pairs(client.scan(b("k00100"), b("k01000"))), pairs(client.cursor(b("k00100"), b("k01000"))));
+        assertEquals(pairs(client.scanDescending(b("k00100"), b("k01000"))),
+                pairs(client.cursorDescending(b("k00100"), b("k01000"))));
+        RaftNode member = cluster.nodes.get(1);
+        assertEquals(pairs(member.scan(null, null)), pairs(member.cursor(null, null)));
+    }
+
+    private static List<String> pairs(KvIterator it) {
+        List<String> pairs = new ArrayList<>();
+        try (it) {
+            while (it.hasNext()) {
+                KeyValue kv = it.next();
+                pairs.add(s(kv.key()) + "=" + s(kv.value()));
+            }
+        }
+        return pairs;
+    }
+
+    private static List<String> pairs(KvCursor c) {
+        List<String> pairs = new ArrayList<>();
+        try (c) {
+            while (c.next()) {
+                pairs.add(s(c.key()) + "=" + s(c.value()));
+            }
+        }
+        return pairs;
     }
 
     /** The range descriptor's keys in the store: the replica's own, and the copy in the meta range. */

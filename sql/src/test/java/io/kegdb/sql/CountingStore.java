@@ -3,6 +3,7 @@ package io.kegdb.sql;
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.StoreStats;
@@ -25,6 +26,10 @@ final class CountingStore implements KvStore {
     final AtomicLong keyCounts = new AtomicLong();
     final AtomicLong keyScans = new AtomicLong();
     final AtomicLong keysRead = new AtomicLong();
+    /** Cursors opened (also counted as scans), and copies of the keys and values their steps read in place. */
+    final AtomicLong cursors = new AtomicLong();
+    final AtomicLong keyCopies = new AtomicLong();
+    final AtomicLong valueCopies = new AtomicLong();
 
     /** Whether this store says its reads are round trips, as a replicated store's client does. */
     private final boolean roundTrips;
@@ -58,6 +63,9 @@ final class CountingStore implements KvStore {
         keyCounts.set(0);
         keyScans.set(0);
         keysRead.set(0);
+        cursors.set(0);
+        keyCopies.set(0);
+        valueCopies.set(0);
     }
 
     /** Store calls plus pairs read: what a statement cost the store. */
@@ -107,6 +115,79 @@ final class CountingStore implements KvStore {
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         scans.incrementAndGet();
         return counted(delegate.scanDescending(fromInclusive, toExclusive));
+    }
+
+    @Override
+    public KvCursor cursor(byte[] fromInclusive, byte[] toExclusive) {
+        return counted(delegate.cursor(fromInclusive, toExclusive));
+    }
+
+    @Override
+    public KvCursor cursorDescending(byte[] fromInclusive, byte[] toExclusive) {
+        return counted(delegate.cursorDescending(fromInclusive, toExclusive));
+    }
+
+    /** Counts the cursor as a scan, each step as a pair read, and each copy it makes. */
+    private KvCursor counted(KvCursor c) {
+        scans.incrementAndGet();
+        cursors.incrementAndGet();
+        return new KvCursor() {
+            @Override
+            public boolean next() {
+                boolean more = c.next();
+                if (more) {
+                    pairsRead.incrementAndGet();
+                }
+                return more;
+            }
+
+            @Override
+            public byte[] keyArray() {
+                return c.keyArray();
+            }
+
+            @Override
+            public int keyOffset() {
+                return c.keyOffset();
+            }
+
+            @Override
+            public int keyLength() {
+                return c.keyLength();
+            }
+
+            @Override
+            public byte[] valueArray() {
+                return c.valueArray();
+            }
+
+            @Override
+            public int valueOffset() {
+                return c.valueOffset();
+            }
+
+            @Override
+            public int valueLength() {
+                return c.valueLength();
+            }
+
+            @Override
+            public byte[] key() {
+                keyCopies.incrementAndGet();
+                return c.key();
+            }
+
+            @Override
+            public byte[] value() {
+                valueCopies.incrementAndGet();
+                return c.value();
+            }
+
+            @Override
+            public void close() {
+                c.close();
+            }
+        };
     }
 
     @Override

@@ -346,6 +346,17 @@ public final class GroupCaller {
         this.ticket = ticket;
     }
 
+    /** A split of the group's range at {@code at}, run by its leader: the new range's stored descriptor, or null. */
+    byte[] split(byte[] at) {
+        KvResponse r = callAs(KvRequest.split(group, at), null,
+                System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs), new Progress());
+        if (r.status != KvResponse.OK) {
+            throw new ReplicationException(ReplicationException.Kind.UNAVAILABLE, "group " + group
+                    + " answered a split with " + r);
+        }
+        return r.descriptor;
+    }
+
     /** A user command: a write whose batch the leader makes (a password is hashed there). */
     KvResponse userCommand(byte[] command) {
         long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(timeoutMs);

@@ -17,6 +17,7 @@ import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.RangeStatus;
+import io.kegdb.raft.RangeSplitter;
 import io.kegdb.raft.RangeView;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.ReadConsistency;
@@ -42,7 +43,7 @@ import java.util.function.Function;
  * with the configured {@link ReadConsistency}. Durability arguments are ignored: the Raft log's own sync
  * setting decides, and an acknowledged write is already on a majority of logs.
  */
-public final class GroupStore implements KvStore, RaftGroupView, RangeView, ClusterUsers {
+public final class GroupStore implements KvStore, RaftGroupView, RangeView, ClusterUsers, RangeSplitter {
 
     public static final int PAGE_SIZE = 512;
     private static final long STATUS_TIMEOUT_MS = 1000;
@@ -197,6 +198,12 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
     public KvIterator scanDescending(byte[] fromInclusive, byte[] toExclusive) {
         return paged(fromInclusive, toExclusive, true);
     }
+
+    /*
+     * cursor() stays KvStore's default, the pairs of a paged scan: every read of this store, LOCAL consistency
+     * included, is a request to a node (the pairs arrive decoded from a page), so there is no store here to
+     * read in place.
+     */
 
     private KvIterator paged(byte[] fromInclusive, byte[] toExclusive, boolean descending) {
         checkOpen();
@@ -366,6 +373,14 @@ public final class GroupStore implements KvStore, RaftGroupView, RangeView, Clus
             rows.add(RangeStatus.of(d, leader));
         }
         return rows;
+    }
+
+    @Override
+    public RangeDescriptor split(byte[] at) {
+        Objects.requireNonNull(at, "at");
+        checkOpen();
+        byte[] made = caller.split(at);
+        return made == null ? null : RangeDescriptor.decode(made);
     }
 
     /** The group's leader as the node reads go to knows it ({@code host:port}), or null while none is known. */

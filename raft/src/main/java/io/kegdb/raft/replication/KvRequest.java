@@ -30,6 +30,8 @@ public final class KvRequest implements Serializable {
     static final byte LIST_USERS = 11;
     /** Many keys' values in one read (see {@link MultiGetCodec}). */
     static final byte MULTI_GET = 12;
+    /** Split the receiving replica's range at {@link #key} (admins only; run by the range's leader). */
+    static final byte SPLIT = 13;
 
     /** 0: no session fields (see the class comment); {@value #SESSION_VERSION}: with them. Set by the
      *  factories, not by an initializer, so that a request decoded without the field reads 0. */
@@ -46,7 +48,7 @@ public final class KvRequest implements Serializable {
     long floor;
     /** WRITE: the {@link BatchCodec} bytes. */
     byte[] batch;
-    /** GET: the key. */
+    /** GET: the key; SPLIT: the store key the range splits at. */
     byte[] key;
     /** MULTI_GET: the keys, a {@link MultiGetCodec} list. */
     byte[] keys;
@@ -179,6 +181,13 @@ public final class KvRequest implements Serializable {
         KvRequest r = write(group, null, session, serial);
         r.op = USER_COMMAND;
         r.command = command;
+        return r;
+    }
+
+    /** Splits the range of group {@code group} at store key {@code at} (docs/SCALE.md, "Splits"). */
+    static KvRequest split(String group, byte[] at) {
+        KvRequest r = of(group, SPLIT);
+        r.key = at;
         return r;
     }
 

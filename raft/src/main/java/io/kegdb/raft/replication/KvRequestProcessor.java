@@ -25,6 +25,11 @@ public final class KvRequestProcessor implements RpcProcessor<KvRequest> {
         replicas.put(replica.group(), replica);
     }
 
+    /** Stops answering requests for {@code replica}'s group (its replica is stopping). */
+    public void stopServing(Replica replica) {
+        replicas.remove(replica.group(), replica);
+    }
+
     /** Who sent each request, as the node's transport proved it (default: every caller is a {@code CLIENT}). */
     public void identify(Function<RpcContext, Caller> callers) {
         this.callers = callers;

@@ -15,6 +15,7 @@ import io.kegdb.engine.meter.MeterUnit;
 import io.kegdb.raft.ClusterUsers;
 import io.kegdb.raft.RaftGroupView;
 import io.kegdb.raft.RaftStatus;
+import io.kegdb.raft.RangeSplitter;
 import io.kegdb.raft.RangeStatus;
 import io.kegdb.raft.RangeView;
 import io.kegdb.raft.ReadConsistency;
@@ -59,7 +60,7 @@ import java.util.stream.Collectors;
  * A snapshot reads one range ({@link RangedSnapshot}). The catalog, the users and the descriptors (the system
  * span) are always range 1's.
  */
-public final class RangedStore implements KvStore, RaftGroupView, RangeView, ClusterUsers {
+public final class RangedStore implements KvStore, RaftGroupView, RangeView, ClusterUsers, RangeSplitter {
 
     /** Makes the leader finder of a range's group from the nodes known to host it. */
     public interface Finders {
@@ -644,6 +645,13 @@ public final class RangedStore implements KvStore, RaftGroupView, RangeView, Clu
     public List<RaftStatus> members() {
         checkOpen();
         return meta.store().members();
+    }
+
+    /** A split by hand at store key {@code at}, asked of the group of the range holding it (its leader runs it). */
+    @Override
+    public RangeDescriptor split(byte[] at) {
+        Objects.requireNonNull(at, "at");
+        return atKey(at, s -> s.split(at));
     }
 
     /** Every range the meta range describes, each with the leader its own group names. */

@@ -49,16 +49,26 @@ public final class Replica {
 
     /**
      * @param range the state machine of this replica: the range descriptor requests are checked by
-     * @param tls   whether the node runs with TLS (only then does it take passwords)
+     * @param users the checks of clients' requests, against the users of the replica's cluster ({@link #usersOf})
      */
     public Replica(String group, Node node, DataStore data, KvStateMachine range, Supplier<RaftStatus> status,
-                   boolean tls) {
+                   Authorizer users) {
         this.group = group;
         this.node = node;
         this.data = data;
         this.range = range;
         this.status = status;
-        this.users = new Authorizer(new Authorizer.State() {
+        this.users = users;
+    }
+
+    /**
+     * The checks of clients' requests against the users held in {@code data}, the applied state of a replica of
+     * the meta range (the users live in the system span, which only the meta range holds).
+     *
+     * @param tls whether the node runs with TLS (only then does it take passwords)
+     */
+    public static Authorizer usersOf(DataStore data, boolean tls) {
+        return new Authorizer(new Authorizer.State() {
             @Override
             public byte[] get(byte[] key) {
                 return data.get(key);
@@ -72,6 +82,32 @@ public final class Replica {
     }
 
     private final Authorizer users;
+    private volatile Splitter splitter;
+
+    /**
+     * What a {@link KvRequest#SPLIT} runs on the range's leader (the host's split: a new range id, the split in
+     * the range's log, both descriptors in the meta range); blocking, so never on an RPC or Raft thread.
+     */
+    public interface Splitter {
+        /**
+         * @return the new range (the right half)
+         * @throws IllegalArgumentException if {@code at} cannot split the range
+         */
+        RangeDescriptor split(byte[] at);
+    }
+
+    /** Split requests are run by {@code splitter} from now on (before: answered as not possible here). */
+    public void splitsBy(Splitter splitter) {
+        this.splitter = splitter;
+    }
+
+    /** Split requests wait for a log entry and meta range writes: not on the RPC or Raft threads. */
+    private static final ExecutorService SPLITS = Executors.newSingleThreadExecutor(r -> {
+        Thread t = new Thread(r, "kegdb-split-request");
+        t.setDaemon(true);
+        return t;
+    });
+
     /** Logins hash a password (on purpose slow): not on the RPC or Raft threads. */
     private static final ExecutorService LOGINS = Executors.newFixedThreadPool(2, r -> {
         Thread t = new Thread(r, "kegdb-login");
@@ -123,6 +159,7 @@ public final class Replica {
                 case KvRequest.WRITE -> users.checkWrite(r.ticket, BatchCodec.decode(r.batch));
                 case KvRequest.USER_COMMAND -> users.checkAdmin(r.ticket, "changing users");
                 case KvRequest.LIST_USERS -> users.checkAdmin(r.ticket, "reading SYS.USERS");
+                case KvRequest.SPLIT -> users.checkAdmin(r.ticket, "splitting a range");
                 default -> users.checkLoggedIn(r.ticket);
             }
             if (r.watch != null) {
@@ -139,11 +176,7 @@ public final class Replica {
         return switch (d.kind()) {
             case LOGIN_REQUIRED -> KvResponse.of(KvResponse.LOGIN_REQUIRED, d.getMessage());
             case LOGIN_FAILED -> KvResponse.of(KvResponse.LOGIN_FAILED, d.getMessage());
-            case REFUSED -> {
-                KvResponse r = KvResponse.of(KvResponse.REFUSED, d.getMessage());
-                r.sqlState = d.sqlState();
-                yield r;
-            }
+            case REFUSED -> refused(d.sqlState(), d.getMessage());
         };
     }
 
@@ -203,6 +236,8 @@ public final class Replica {
         try {
             if (request.op == KvRequest.LOGIN) {
                 login(request, answer);
+            } else if (request.op == KvRequest.SPLIT) {
+                split(request, answer);
             } else if (request.isWrite()) {
                 propose(request, answer);
             } else if (request.local) {
@@ -219,6 +254,50 @@ public final class Replica {
             answer.complete(KvResponse.of(KvResponse.FAILED, e.toString()));
         }
         return answer;
+    }
+
+    /**
+     * A split by hand, on the range's leader. A resend after a lost answer finds the range ending (or, asked of
+     * the new range, starting) at the key already: answered OK without a descriptor, so asking twice splits once.
+     */
+    private void split(KvRequest request, CompletableFuture<KvResponse> answer) {
+        Splitter s = splitter;
+        if (s == null) {
+            answer.complete(KvResponse.of(KvResponse.FAILED, "node " + node.getNodeId().getPeerId()
+                    + " does not split ranges of group " + group));
+            return;
+        }
+        if (!node.isLeader()) {
+            answer.complete(notLeader());
+            return;
+        }
+        if (request.key == null) {
+            answer.complete(refused("22023", "a split names its key"));
+            return;
+        }
+        SPLITS.execute(() -> {
+            try {
+                RangeDescriptor held = range.heldDescriptor();
+                if (java.util.Arrays.equals(held.start(), request.key)
+                        || (held.end() != null && java.util.Arrays.equals(held.end(), request.key))) {
+                    answer.complete(KvResponse.ok());
+                    return;
+                }
+                KvResponse r = KvResponse.ok();
+                r.descriptor = s.split(request.key).encode();
+                answer.complete(r);
+            } catch (IllegalArgumentException e) {
+                answer.complete(refused("22023", e.getMessage()));
+            } catch (RuntimeException e) {
+                answer.complete(node.isLeader() ? KvResponse.of(KvResponse.FAILED, e.getMessage()) : notLeader());
+            }
+        });
+    }
+
+    private static KvResponse refused(String sqlState, String message) {
+        KvResponse r = KvResponse.of(KvResponse.REFUSED, message);
+        r.sqlState = sqlState;
+        return r;
     }
 
     private void propose(KvRequest request, CompletableFuture<KvResponse> answer) {

@@ -98,6 +98,27 @@ final class CommandLine {
         return options.getOrDefault(name, fallback);
     }
 
+    /** A positive whole number, or {@code fallback} when the option is absent. */
+    long positiveLong(String name, long fallback) {
+        String v = options.get(name);
+        if (v == null) {
+            return fallback;
+        }
+        try {
+            long n = Long.parseLong(v.trim());
+            if (n > 0) {
+                return n;
+            }
+        } catch (NumberFormatException e) {
+            // named below
+        }
+        throw new IllegalArgumentException("--" + name + " must be a positive number, not " + v);
+    }
+
+    boolean has(String name) {
+        return options.containsKey(name);
+    }
+
     int intOption(String name, int fallback) {
         String v = options.get(name);
         if (v == null) {

@@ -90,6 +90,41 @@ class ClusterMainTest {
     }
 
     @Test
+    void splitAtAStoreKeyThenListsTheRanges() throws Exception {
+        cluster = new TestCluster(dir, 3);
+        cluster.startAll();
+        int leader = cluster.awaitLeader();
+        byte[] left = {0, 0, 0, 9, 1};
+        byte[] right = {0, 0, 0, 9, 7};
+        cluster.nodes.get(leader).put(left, b("l"), Durability.SYNC);
+        cluster.nodes.get(leader).put(right, b("r"), Durability.SYNC);
+        String peers = cluster.peers();
+        TestCluster.await(() -> cluster.nodes.get(leader).ranges().size() == 1, "the descriptor in the meta range");
+
+        Run split = run("split", "--group", TestCluster.GROUP, "--peers", peers, "--key", "0000000905");
+        assertEquals(0, split.code(), split.err());
+        assertTrue(split.out().contains("split range 1 (group " + TestCluster.GROUP + ") at \\x00\\x00\\x00\\x09"
+                + "\\x05: new range 2 (group " + TestCluster.GROUP + "_r2)"), split.out());
+        assertEquals(2, split.out().lines().filter(l -> l.startsWith("range ")).count(), split.out());
+        assertEquals(2, cluster.nodes.get(leader).ranges().size());
+        assertEquals("l", s(cluster.nodes.get(leader).get(left)), "below the key: still range 1's");
+
+        Run again = run("split", "--group", TestCluster.GROUP, "--peers", peers, "--key", "0000000905");
+        assertEquals(0, again.code(), again.err());
+        assertTrue(again.out().contains("range 2 starts at") && again.out().contains("nothing to split"), again.out());
+
+        Run systemSpan = run("split", "--group", TestCluster.GROUP, "--peers", peers, "--key", "0000000007");
+        assertEquals(1, systemSpan.code());
+        assertTrue(systemSpan.err().contains("system span never splits"), systemSpan.err());
+        Run byTable = run("split", "--group", TestCluster.GROUP, "--peers", peers, "--table", "T", "--at", "5");
+        assertEquals(2, byTable.code(), "this tool alone has no SQL key encoding");
+        assertTrue(byTable.err().contains("--key HEX"), byTable.err());
+        assertEquals(2, run("split", "--group", "g", "--peers", peers, "--key", "0x1").code());
+        assertEquals(2, run("split", "--group", "g", "--peers", peers, "--key", "09", "--table", "T", "--at", "5")
+                .code());
+    }
+
+    @Test
     void badUsageExitsWithTwoAndUnreachableGroupWithOne() throws Exception {
         assertEquals(2, run("status").code());
         assertEquals(2, run("add-peer", "--group", "g", "--peers", "127.0.0.1:1").code(), "add-peer needs --peer");

@@ -114,12 +114,11 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
         StoredValueTable groupValues = groups.length == 0 ? null : new StoredValueTable();
         ColumnType type = def.valueType();
         try (pairs) {
+            StoredPair pair = pairs.current();
             while (pairs.next()) {
-                byte[] key = pairs.key();
-                byte[] value = pairs.value();
-                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, value));
+                int group = groupValues == null ? 0 : groupValues.idOf(canonical(type, pair.value()));
                 for (StoredAggregate.State s : states) {
-                    s.add(group, key, value);
+                    s.add(group, pair);
                 }
             }
         }
@@ -165,12 +164,11 @@ final class KvAggregateSource extends AbstractTable implements ScannableTable {
             if (!pairs.next()) {
                 return false;
             }
-            byte[] key = pairs.key();
-            byte[] value = pairs.value();
+            StoredPair pair = pairs.current();
             for (StoredAggregate.State s : states) {
-                s.add(0, key, value);
+                s.add(0, pair);
             }
-            current = row(states, 0, def.decodeKey(key), groupsValue ? def.decodeValue(value) : null);
+            current = row(states, 0, def.decodeKey(pair.key()), groupsValue ? def.decodeValue(pair.value()) : null);
             for (StoredAggregate.State s : states) {
                 s.reset(0);
             }

@@ -1,6 +1,6 @@
 package io.kegdb.sql.calcite;
 
-import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.catalog.TableDef;
 import io.kegdb.sql.plan.ExecutionContext;
@@ -21,7 +21,7 @@ import java.util.List;
 /**
  * The run-time half of a {@link KvCount}: counts the keys of the execution's view in the resolved ranges.
  * Straight from the store that is {@link io.kegdb.engine.KvStore#countKeys}, which reads no value; through
- * a transaction's uncommitted writes, a walk of the merged view. With value tests, a walk of the pairs that
+ * a transaction's uncommitted writes, a walk of the merged view's cursor (no pair copied). With value tests, a walk of the pairs that
  * tests each stored value and decodes none ({@link StoredPairs}).
  */
 final class KvCountSource extends AbstractTable implements ScannableTable {
@@ -82,9 +82,8 @@ final class KvCountSource extends AbstractTable implements ScannableTable {
             return store.store().countKeys(b.from(), b.to());
         }
         long n = 0;
-        try (KvIterator it = view.scan(b.from(), b.to(), false)) {
-            while (it.hasNext()) {
-                it.next();
+        try (KvCursor pairs = view.cursor(b.from(), b.to(), false)) {
+            while (pairs.next()) {
                 n++;
             }
         }

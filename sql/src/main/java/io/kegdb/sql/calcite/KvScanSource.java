@@ -2,7 +2,7 @@ package io.kegdb.sql.calcite;
 
 import io.kegdb.engine.KeyIterator;
 import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.sql.SqlError;
 import io.kegdb.sql.SqlState;
 import io.kegdb.sql.catalog.TableDef;
@@ -22,7 +22,6 @@ import org.apache.calcite.schema.impl.AbstractTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.PriorityQueue;
 
@@ -142,11 +141,13 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
         private int index;
         /** The rest of an interval an OFFSET stopped in, to be read before {@code bounds[index]}. */
         private KeyPredicate.Bounds resumed;
-        /** The open interval's scan: of pairs, or of keys when keys only. */
-        private KvIterator pairs;
+        /** The open interval's cursor over pairs, stepped in place; or its keys when keys only. */
+        private KvCursor pairs;
         private KeyIterator keys;
         private final PointReads points;
         private Object current;
+        /** The entry {@link #nextEntry} moved to: a pair, or a key alone (no value) when no value is read. */
+        final StoredPair pair = new StoredPair();
 
         RangeEnumerator(ExecutionContext ctx, List<KeyPredicate.Bounds> bounds, ValueFilter.Resolved wanted, long skip,
                         long limit) {
@@ -176,39 +177,39 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             }
             while (true) {
                 ctx.checkRow();
-                Object entry = nextEntry();
-                if (entry == null) {
+                if (!nextEntry()) {
                     return false;
                 }
-                if (entry instanceof KeyValue kv) {
-                    if (wanted != null && !wanted.test(kv.value())) {
+                if (pair.hasValue()) {
+                    if (!pair.passes(wanted)) {
                         continue;
                     }
                     if (toSkip > 0) {
                         toSkip--;
                         continue;
                     }
-                    current = keysOnly ? def.decodeKey(kv.key())
-                            : new Object[] {def.decodeKey(kv.key()), def.decodeValue(kv.value())};
+                    current = keysOnly ? def.decodeKey(pair.key())
+                            : new Object[] {def.decodeKey(pair.key()), def.decodeValue(pair.value())};
                 } else {
-                    current = def.decodeKey((byte[]) entry);
+                    current = def.decodeKey(pair.key());
                 }
                 produced++;
                 return true;
             }
         }
 
-        /** The next pair whose value passes the tests, OFFSET and LIMIT aside; null after the last. */
-        KeyValue nextPassing() {
+        /**
+         * Moves to the next pair whose value passes the tests, OFFSET and LIMIT aside; false after the last. The
+         * pair is {@link #pair}, read in place: valid until the next move.
+         */
+        boolean nextPassing() {
             while (true) {
                 ctx.checkRow();
-                Object entry = nextEntry();
-                if (entry == null) {
-                    return null;
+                if (!nextEntry()) {
+                    return false;
                 }
-                KeyValue kv = (KeyValue) entry;
-                if (wanted == null || wanted.test(kv.value())) {
-                    return kv;
+                if (pair.passes(wanted)) {
+                    return true;
                 }
             }
         }
@@ -240,14 +241,18 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             toSkip = 0;
         }
 
-        /** The next pair (a KeyValue), or key alone (a byte[]) when no value is read; null after the last. */
-        private Object nextEntry() {
+        /**
+         * Moves to the next pair, or key alone (no value) when no value is read; false after the last.
+         */
+        private boolean nextEntry() {
             while (true) {
-                if (pairs != null && pairs.hasNext()) {
-                    return pairs.next();
+                if (pairs != null && pairs.next()) {
+                    pair.viewOf(pairs);
+                    return true;
                 }
                 if (keys != null && keys.hasNext()) {
-                    return keys.next();
+                    pair.own(keys.next(), null);
+                    return true;
                 }
                 closeScans();
                 KeyPredicate.Bounds b;
@@ -257,17 +262,22 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
                 } else if (index < bounds.size()) {
                     b = bounds.get(index++);
                 } else {
-                    return null;
+                    return false;
                 }
                 if (b.point()) {
-                    Object entry = readsValues ? pair(index - 1)
-                            : (batchesPresence ? pair(index - 1) != null : view.contains(b.from())) ? b.from() : null;
-                    if (entry != null) {
-                        return entry;
+                    if (readsValues) {
+                        byte[] value = pointValue(index - 1);
+                        if (value != null) {
+                            pair.own(b.from(), value);
+                            return true;
+                        }
+                    } else if (batchesPresence ? pointValue(index - 1) != null : view.contains(b.from())) {
+                        pair.own(b.from(), null);
+                        return true;
                     }
                 } else {
                     if (readsValues) {
-                        pairs = view.scan(b.from(), b.to(), descending);
+                        pairs = view.cursor(b.from(), b.to(), descending);
                     } else {
                         keys = view.scanKeys(b.from(), b.to(), descending);
                     }
@@ -275,11 +285,10 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             }
         }
 
-        /** The pair of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
-        private KeyValue pair(int at) {
+        /** The value of the point {@code bounds[at]}, or null when absent; reads the run of points it starts. */
+        private byte[] pointValue(int at) {
             // without value tests, no more points than the LIMIT still wants
-            byte[] value = points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
-            return value == null ? null : new KeyValue(bounds.get(at).from(), value);
+            return points.value(at, wanted == null ? limit - produced : PointReads.BATCH);
         }
 
         private void closeScans() {
@@ -352,16 +361,19 @@ final class KvScanSource extends AbstractTable implements ScannableTable {
             if (kept == 0) {
                 return new KeyValue[0];
             }
-            Comparator<KeyValue> order = topN.order(def);
+            TopN.PairOrder order = topN.order(def);
             PriorityQueue<KeyValue> heap = new PriorityQueue<>((int) Math.min(kept, 1024), order.reversed());
             try {
-                for (KeyValue kv = range.nextPassing(); kv != null; kv = range.nextPassing()) {
-                    if (heap.size() < kept) {
-                        heap.add(kv);
-                    } else if (order.compare(kv, heap.peek()) < 0) {
-                        heap.poll();
-                        heap.add(kv);
+                while (range.nextPassing()) {
+                    // compared in place with the last kept pair: only a pair that enters the heap is copied
+                    StoredPair p = range.pair;
+                    if (heap.size() >= kept && order.compare(p, heap.peek()) >= 0) {
+                        continue;
                     }
+                    if (heap.size() >= kept) {
+                        heap.poll();
+                    }
+                    heap.add(new KeyValue(p.key(), p.value()));
                 }
             } finally {
                 range.close();

@@ -69,14 +69,15 @@ record StoredAggregate(Kind kind, int column) {
     }
 
     /**
-     * A call's state for every group: {@link #add} folds in a row of a group (its stored key and value; the value
-     * is null when no call reads it), {@link #result} is the group's value in Calcite's internal form.
+     * A call's state for every group: {@link #add} folds in a row of a group (the walk's current pair, read in
+     * place; its value is absent when no call reads it), {@link #result} is the group's value in Calcite's
+     * internal form. A state copies a key or value only to keep it.
      */
     abstract static class State {
         /** Groups the arrays hold. */
         int capacity = 1;
 
-        abstract void add(int group, byte[] key, byte[] value);
+        abstract void add(int group, StoredPair row);
 
         abstract Object result(int group);
 
@@ -105,9 +106,9 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, byte[] key, byte[] value) {
+        void add(int group, StoredPair row) {
             ensure(group);
-            if (!skipsNulls || !ColumnType.isNullValue(value)) {
+            if (!skipsNulls || !row.valueIsNull()) {
                 counts[group]++;
             }
         }
@@ -138,15 +139,15 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, byte[] key, byte[] value) {
+        void add(int group, StoredPair row) {
             ensure(group);
-            if (ColumnType.isNullValue(value)) {
+            if (row.valueIsNull()) {
                 return;
             }
             if (sets[group] == null) {
                 sets[group] = new StoredValueTable();
             }
-            sets[group].idOf(KvAggregateSource.canonical(type, value));
+            sets[group].idOf(KvAggregateSource.canonical(type, row.value()));
         }
 
         @Override
@@ -180,15 +181,16 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        final void add(int group, byte[] key, byte[] value) {
+        final void add(int group, StoredPair row) {
             ensure(group);
-            if (!ColumnType.isNullValue(value)) {
+            if (!row.valueIsNull()) {
                 seen[group] = true;
-                addStored(group, value);
+                addStored(group, row);
             }
         }
 
-        abstract void addStored(int group, byte[] value);
+        /** Adds the row's non-NULL stored value. */
+        abstract void addStored(int group, StoredPair row);
 
         /** Adds a decoded (key) value of the sum's type. */
         abstract void addDecoded(int group, Object value);
@@ -216,8 +218,8 @@ record StoredAggregate(Kind kind, int column) {
         private long[] sums = new long[1];
 
         @Override
-        void addStored(int group, byte[] value) {
-            sums[group] += ColumnType.INTEGER.storedLong(value);
+        void addStored(int group, StoredPair row) {
+            sums[group] += ColumnType.INTEGER.storedLong(row.valueArray(), row.valueOffset());
         }
 
         @Override
@@ -248,8 +250,8 @@ record StoredAggregate(Kind kind, int column) {
         private final Exact exact = new Exact();
 
         @Override
-        void addStored(int group, byte[] value) {
-            exact.add(group, ColumnType.BIGINT.storedLong(value));
+        void addStored(int group, StoredPair row) {
+            exact.add(group, ColumnType.BIGINT.storedLong(row.valueArray(), row.valueOffset()));
         }
 
         @Override
@@ -281,8 +283,8 @@ record StoredAggregate(Kind kind, int column) {
         private double[] errors = new double[1];
 
         @Override
-        void addStored(int group, byte[] value) {
-            add(group, ColumnType.storedDouble(value));
+        void addStored(int group, StoredPair row) {
+            add(group, ColumnType.storedDouble(row.valueArray(), row.valueOffset()));
         }
 
         @Override
@@ -325,7 +327,8 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void addStored(int group, byte[] value) {
+        void addStored(int group, StoredPair row) {
+            byte[] value = row.value();
             if (ColumnType.unscaledFitsLong(value)) {
                 exact.add(group, ColumnType.storedUnscaled(value));
             } else {
@@ -372,10 +375,10 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, byte[] key, byte[] value) {
+        void add(int group, StoredPair row) {
             sum.ensure(group);
             sum.seen[group] = true;
-            sum.addDecoded(group, def.decodeKey(key));
+            sum.addDecoded(group, def.decodeKey(row.key()));
         }
 
         @Override
@@ -443,11 +446,17 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, byte[] key, byte[] value) {
+        void add(int group, StoredPair row) {
             ensure(group);
             byte[] b = best[group];
-            if (b == null || (max ? Arrays.compareUnsigned(key, b) > 0 : Arrays.compareUnsigned(key, b) < 0)) {
-                best[group] = key;
+            if (b == null) {
+                best[group] = row.key();
+                return;
+            }
+            int c = Arrays.compareUnsigned(row.keyArray(), row.keyOffset(), row.keyOffset() + row.keyLength(),
+                    b, 0, b.length);
+            if (max ? c > 0 : c < 0) {
+                best[group] = row.key();
             }
         }
 
@@ -485,19 +494,21 @@ record StoredAggregate(Kind kind, int column) {
         }
 
         @Override
-        void add(int group, byte[] key, byte[] value) {
+        void add(int group, StoredPair row) {
             ensure(group);
-            if (ColumnType.isNullValue(value)) {
+            if (row.valueIsNull()) {
                 return;
             }
             byte[] b = best[group];
             if (b == null) {
-                best[group] = value;
+                best[group] = row.value();
                 return;
             }
-            int c = compare(value, b);
+            int c = type.valuesCompareStored()
+                    ? type.compareValues(row.valueArray(), row.valueOffset(), row.valueLength(), b, 0, b.length)
+                    : compare(row.value(), b);
             if (max ? c > 0 : c < 0) {
-                best[group] = value;
+                best[group] = row.value();
             }
         }
 

@@ -1,8 +1,7 @@
 package io.kegdb.sql.calcite;
 
 import io.kegdb.engine.KeyIterator;
-import io.kegdb.engine.KeyValue;
-import io.kegdb.engine.KvIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.sql.plan.ExecutionContext;
 import io.kegdb.sql.txn.ReadView;
 
@@ -13,7 +12,9 @@ import java.util.List;
  * stored value passes the value tests and decodes nothing: for run-time sources that compute over the bytes
  * ({@link KvAggregateSource}). An interval is one ordered scan, a run of points one multi-get (a lone point one
  * get); without values to read (no value used, no value tests), keys alone ({@code scanKeys}, a presence check
- * per point), and {@link #value} is null.
+ * per point), and {@link #value} is null. An interval is read through the view's cursor: each pair is a view into
+ * the cursor's arrays, the value tests read it in place, and a caller copies ({@link #key}, {@link #value}) only
+ * what it keeps ({@link StoredPair}).
  */
 final class StoredPairs implements AutoCloseable {
 
@@ -23,11 +24,11 @@ final class StoredPairs implements AutoCloseable {
     private final ValueFilter.Resolved wanted;
     private final boolean readsValues;
     private int index;
-    private KvIterator pairs;
+    /** The open interval's cursor, stepped in place; or its keys when no value is read. */
+    private KvCursor pairs;
     private KeyIterator keys;
     private final PointReads points;
-    private byte[] key;
-    private byte[] value;
+    private final StoredPair current = new StoredPair();
 
     /**
      * @param wanted the tests a kept pair's stored value passes, or null to keep every pair
@@ -43,14 +44,9 @@ final class StoredPairs implements AutoCloseable {
         this.readsValues = readsValues || wanted != null;
     }
 
-    /** The current pair's stored key. */
-    byte[] key() {
-        return key;
-    }
-
-    /** The current pair's stored value; null when no value is read. */
-    byte[] value() {
-        return value;
+    /** The current pair, read in place; its value is absent when no value is read. */
+    StoredPair current() {
+        return current;
     }
 
     /** Moves to the next kept pair; false after the last. */
@@ -60,7 +56,7 @@ final class StoredPairs implements AutoCloseable {
             if (!advance()) {
                 return false;
             }
-            if (wanted == null || wanted.test(value)) {
+            if (current.passes(wanted)) {
                 return true;
             }
         }
@@ -69,14 +65,12 @@ final class StoredPairs implements AutoCloseable {
     /** Moves to the next pair in the ranges, kept or not. */
     private boolean advance() {
         while (true) {
-            if (pairs != null && pairs.hasNext()) {
-                KeyValue kv = pairs.next();
-                key = kv.key();
-                value = kv.value();
+            if (pairs != null && pairs.next()) {
+                current.viewOf(pairs);
                 return true;
             }
             if (keys != null && keys.hasNext()) {
-                key = keys.next();
+                current.own(keys.next(), null);
                 return true;
             }
             closeScans();
@@ -86,7 +80,7 @@ final class StoredPairs implements AutoCloseable {
             KeyPredicate.Bounds b = bounds.get(index++);
             if (!b.point()) {
                 if (readsValues) {
-                    pairs = view.scan(b.from(), b.to(), false);
+                    pairs = view.cursor(b.from(), b.to(), false);
                 } else {
                     keys = view.scanKeys(b.from(), b.to(), false);
                 }
@@ -94,15 +88,14 @@ final class StoredPairs implements AutoCloseable {
             }
             if (!readsValues) {
                 if (view.contains(b.from())) {
-                    key = b.from();
+                    current.own(b.from(), null);
                     return true;
                 }
                 continue;
             }
             byte[] v = points.value(index - 1, PointReads.BATCH);
             if (v != null) {
-                key = b.from();
-                value = v;
+                current.own(b.from(), v);
                 return true;
             }
         }

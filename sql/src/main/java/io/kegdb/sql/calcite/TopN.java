@@ -36,26 +36,55 @@ record TopN(RelFieldCollation value, boolean keyDescending, KeyOperand offset, K
     }
 
     /** Pairs of {@code def} in this order, compared without decoding. */
-    Comparator<KeyValue> order(TableDef def) {
-        ColumnType type = def.valueType();
-        boolean valueDescending = value.direction.isDescending();
-        boolean nullsFirst = nullsFirst();
-        return (a, b) -> {
-            boolean aNull = ColumnType.isNullValue(a.value());
+    PairOrder order(TableDef def) {
+        return new PairOrder(def.valueType(), value.direction.isDescending(), nullsFirst(), keyDescending);
+    }
+
+    /**
+     * The top-N order over stored pairs: as a {@link Comparator} of kept pairs, and between a pair read in place
+     * (a cursor's views) and a kept one, so a scan copies only the pairs it keeps.
+     */
+    static final class PairOrder implements Comparator<KeyValue> {
+        private final ColumnType type;
+        private final boolean valueDescending;
+        private final boolean nullsFirst;
+        private final boolean keyDescending;
+
+        private PairOrder(ColumnType type, boolean valueDescending, boolean nullsFirst, boolean keyDescending) {
+            this.type = type;
+            this.valueDescending = valueDescending;
+            this.nullsFirst = nullsFirst;
+            this.keyDescending = keyDescending;
+        }
+
+        @Override
+        public int compare(KeyValue a, KeyValue b) {
+            return compare(a.key(), 0, a.key().length, a.value(), 0, a.value().length, b);
+        }
+
+        /** The order of the pair {@code a}, read in place, against the kept pair {@code b}. */
+        int compare(StoredPair a, KeyValue b) {
+            return compare(a.keyArray(), a.keyOffset(), a.keyLength(), a.valueArray(), a.valueOffset(),
+                    a.valueLength(), b);
+        }
+
+        /** The order of the pair {@code (k[ko, ko + kl), v[vo, vo + vl))} against the kept pair {@code b}. */
+        private int compare(byte[] k, int ko, int kl, byte[] v, int vo, int vl, KeyValue b) {
+            boolean aNull = ColumnType.isNullValue(v, vo, vl);
             boolean bNull = ColumnType.isNullValue(b.value());
             int c;
             if (aNull || bNull) {
                 c = aNull == bNull ? 0 : aNull == nullsFirst ? -1 : 1;
             } else {
-                c = type.compareValues(a.value(), b.value());
+                c = type.compareValues(v, vo, vl, b.value(), 0, b.value().length);
                 c = valueDescending ? -c : c;
             }
             if (c != 0) {
                 return c;
             }
-            c = Arrays.compareUnsigned(a.key(), b.key());
+            c = Arrays.compareUnsigned(k, ko, ko + kl, b.key(), 0, b.key().length);
             return keyDescending ? -c : c;
-        };
+        }
     }
 
     @Override

@@ -156,43 +156,51 @@ record ValueFilter(List<Test> tests) {
 
         /** Whether a row whose stored value is {@code stored} passes every test. */
         boolean test(byte[] stored) {
-            boolean isNull = ColumnType.isNullValue(stored);
+            return test(stored, 0, stored.length);
+        }
+
+        /**
+         * Whether a row whose stored value is {@code a[offset, offset + length)} passes every test, read in place:
+         * only a LIKE pattern the bytes cannot decide decodes the value.
+         */
+        boolean test(byte[] a, int offset, int length) {
+            boolean isNull = ColumnType.isNullValue(a, offset, length);
             for (Check c : checks) {
-                if (isNull ? !c.nullPasses() : !anySpan(c.spans(), stored)) {
+                if (isNull ? !c.nullPasses() : !anySpan(c.spans(), a, offset, length)) {
                     return false;
                 }
             }
             return true;
         }
 
-        private boolean anySpan(Span[] spans, byte[] v) {
+        private boolean anySpan(Span[] spans, byte[] a, int offset, int length) {
             for (Span s : spans) {
-                if (inside(s, v)) {
+                if (inside(s, a, offset, length)) {
                     return true;
                 }
             }
             return false;
         }
 
-        private boolean inside(Span s, byte[] v) {
+        private boolean inside(Span s, byte[] a, int offset, int length) {
             if (s.pattern() != null) {
-                return LIKE.like((String) def.decodeValue(v), s.pattern());
+                return LIKE.like((String) def.decodeValue(Arrays.copyOfRange(a, offset, offset + length)), s.pattern());
             }
             if (s.lo() != null && s.lo() == s.hi()) {
-                return Arrays.equals(v, s.lo());
+                return Arrays.equals(a, offset, offset + length, s.lo(), 0, s.lo().length);
             }
             if (s.prefix()) {
                 byte[] p = s.lo();
-                return v.length >= p.length && Arrays.equals(v, 0, p.length, p, 0, p.length);
+                return length >= p.length && Arrays.equals(a, offset, offset + p.length, p, 0, p.length);
             }
             if (s.lo() != null) {
-                int c = type.compareValues(v, s.lo());
+                int c = type.compareValues(a, offset, length, s.lo(), 0, s.lo().length);
                 if (c < 0 || (c == 0 && !s.loInclusive())) {
                     return false;
                 }
             }
             if (s.hi() != null) {
-                int c = type.compareValues(v, s.hi());
+                int c = type.compareValues(a, offset, length, s.hi(), 0, s.hi().length);
                 return c < 0 || (c == 0 && s.hiInclusive());
             }
             return true;

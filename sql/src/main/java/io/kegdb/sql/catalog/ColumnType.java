@@ -389,7 +389,12 @@ public enum ColumnType {
 
     /** Whether {@code stored}, a stored value of any type, is NULL. */
     public static boolean isNullValue(byte[] stored) {
-        return stored.length == 0 || stored[0] == NULL_TAG;
+        return isNullValue(stored, 0, stored.length);
+    }
+
+    /** {@link #isNullValue(byte[])} of the stored value {@code a[offset, offset + length)}, read in place. */
+    public static boolean isNullValue(byte[] a, int offset, int length) {
+        return length == 0 || a[offset] == NULL_TAG;
     }
 
     /**
@@ -406,10 +411,18 @@ public enum ColumnType {
      * them: negative, zero or positive as {@code a} is before, equal to or after {@code b} in SQL order.
      */
     public int compareValues(byte[] a, byte[] b) {
+        return compareValues(a, 0, a.length, b, 0, b.length);
+    }
+
+    /**
+     * {@link #compareValues(byte[], byte[])} of the stored values {@code a[aOffset, aOffset + aLength)} and
+     * {@code b[bOffset, bOffset + bLength)}, read in place (a scan compares its cursor's view).
+     */
+    public int compareValues(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength) {
         return switch (this) {
-            case BIGINT, TIMESTAMP -> Long.compare(readLong(a, 1), readLong(b, 1));
-            case INTEGER, DATE -> Integer.compare(readInt(a, 1), readInt(b, 1));
-            case VARCHAR -> compareUtf8AsUtf16(a, b);
+            case BIGINT, TIMESTAMP -> Long.compare(readLong(a, aOffset + 1), readLong(b, bOffset + 1));
+            case INTEGER, DATE -> Integer.compare(readInt(a, aOffset + 1), readInt(b, bOffset + 1));
+            case VARCHAR -> compareUtf8AsUtf16(a, aOffset, aLength, b, bOffset, bLength);
             default -> throw new IllegalStateException(this + " values are not compared stored");
         };
     }
@@ -420,14 +433,14 @@ public enum ColumnType {
      * lead bytes of two code points of different UTF-8 lengths) one code point lies in U+E000..U+FFFF (lead byte
      * EE or EF) and the other above U+FFFF (lead byte F0..F4), whose UTF-16 form starts with a surrogate, D800..DBFF.
      */
-    private static int compareUtf8AsUtf16(byte[] a, byte[] b) {
-        int n = Math.min(a.length, b.length);
-        int i = java.util.Arrays.mismatch(a, 1, n, b, 1, n);
+    private static int compareUtf8AsUtf16(byte[] a, int aOffset, int aLength, byte[] b, int bOffset, int bLength) {
+        int n = Math.min(aLength, bLength);
+        int i = java.util.Arrays.mismatch(a, aOffset + 1, aOffset + n, b, bOffset + 1, bOffset + n);
         if (i < 0) {
-            return Integer.compare(a.length, b.length);
+            return Integer.compare(aLength, bLength);
         }
-        int x = a[1 + i] & 0xFF;
-        int y = b[1 + i] & 0xFF;
+        int x = a[aOffset + 1 + i] & 0xFF;
+        int y = b[bOffset + 1 + i] & 0xFF;
         if (x >= 0xEE && y >= 0xEE && (x >= 0xF0) != (y >= 0xF0)) {
             return x >= 0xF0 ? -1 : 1;
         }
@@ -439,16 +452,26 @@ public enum ColumnType {
      * DATE as their int, BIGINT and TIMESTAMP as their long. For aggregates that add or compare values unboxed.
      */
     public long storedLong(byte[] stored) {
+        return storedLong(stored, 0);
+    }
+
+    /** {@link #storedLong(byte[])} of the stored value starting at {@code a[offset]}, read in place. */
+    public long storedLong(byte[] a, int offset) {
         return switch (this) {
-            case BIGINT, TIMESTAMP -> readLong(stored, 1);
-            case INTEGER, DATE -> readInt(stored, 1);
+            case BIGINT, TIMESTAMP -> readLong(a, offset + 1);
+            case INTEGER, DATE -> readInt(a, offset + 1);
             default -> throw new IllegalStateException(this + " values are not read as a long");
         };
     }
 
     /** A non-NULL stored DOUBLE value. */
     public static double storedDouble(byte[] stored) {
-        return Double.longBitsToDouble(readLong(stored, 1));
+        return storedDouble(stored, 0);
+    }
+
+    /** {@link #storedDouble(byte[])} of the stored value starting at {@code a[offset]}, read in place. */
+    public static double storedDouble(byte[] a, int offset) {
+        return Double.longBitsToDouble(readLong(a, offset + 1));
     }
 
     /** Whether a non-NULL stored DECIMAL value's unscaled number fits a long ({@link #storedUnscaled}). */

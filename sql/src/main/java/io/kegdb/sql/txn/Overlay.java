@@ -1,6 +1,7 @@
 package io.kegdb.sql.txn;
 
 import io.kegdb.engine.KeyValue;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.WriteBatch;
 
@@ -146,6 +147,11 @@ public final class Overlay implements ReadView {
             @Override
             public KvIterator scan(byte[] from, byte[] to, boolean descending) {
                 return Overlay.this.scan(from, to, descending, other);
+            }
+
+            @Override
+            public KvCursor cursor(byte[] from, byte[] to, boolean descending) {
+                return Overlay.this.cursor(from, to, descending, other);
             }
         };
     }
@@ -358,8 +364,34 @@ public final class Overlay implements ReadView {
     }
 
     private KvIterator scan(byte[] from, byte[] to, boolean descending, ReadView base) {
-        if (pending.isEmpty()) {
+        NavigableMap<byte[], Pending> range = writesIn(from, to);
+        if (range == null) {
             return base.scan(from, to, descending);
+        }
+        return new Merged(base.scan(from, to, descending),
+                (descending ? range.descendingMap() : range).entrySet().iterator(),
+                descending ? ORDER.reversed() : ORDER);
+    }
+
+    /** The base's cursor where no buffered write lies in the range; else both merged, buffered writes winning. */
+    @Override
+    public KvCursor cursor(byte[] from, byte[] to, boolean descending) {
+        return cursor(from, to, descending, base);
+    }
+
+    private KvCursor cursor(byte[] from, byte[] to, boolean descending, ReadView base) {
+        NavigableMap<byte[], Pending> range = writesIn(from, to);
+        if (range == null) {
+            return base.cursor(from, to, descending);
+        }
+        return new MergedCursor(base.cursor(from, to, descending),
+                (descending ? range.descendingMap() : range).entrySet().iterator(), descending);
+    }
+
+    /** The buffered writes with {@code from <= key < to} in key order; null when there is none. */
+    private NavigableMap<byte[], Pending> writesIn(byte[] from, byte[] to) {
+        if (pending.isEmpty()) {
+            return null;
         }
         NavigableMap<byte[], Pending> all = ordered();
         NavigableMap<byte[], Pending> range = all;
@@ -371,12 +403,7 @@ public final class Overlay implements ReadView {
         } else if (to != null) {
             range = all.headMap(to, false);
         }
-        if (range.isEmpty()) {
-            return base.scan(from, to, descending);
-        }
-        return new Merged(base.scan(from, to, descending),
-                (descending ? range.descendingMap() : range).entrySet().iterator(),
-                descending ? ORDER.reversed() : ORDER);
+        return range.isEmpty() ? null : range;
     }
 
     /** Merges the base's pairs with buffered writes in key order; buffered writes win. */

@@ -1,6 +1,7 @@
 package io.kegdb.sql.txn;
 
 import io.kegdb.engine.KeyIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 
 import java.util.Arrays;
@@ -48,6 +49,14 @@ public interface ReadView {
 
     /** Pairs with {@code from <= key < to} in ascending order, or descending when asked. */
     KvIterator scan(byte[] from, byte[] to, boolean descending);
+
+    /**
+     * The pairs {@link #scan} would return, stepped through in place ({@link KvCursor}: key and value views valid
+     * until the next step): the store's own cursor where the view can pass it on; by default the pairs of a scan.
+     */
+    default KvCursor cursor(byte[] from, byte[] to, boolean descending) {
+        return KvCursor.of(scan(from, to, descending));
+    }
 
     /** The keys {@link #scan} would return; reads no value where the store can avoid it. */
     default KeyIterator scanKeys(byte[] from, byte[] to, boolean descending) {

@@ -1,6 +1,7 @@
 package io.kegdb.sql.txn;
 
 import io.kegdb.engine.KeyIterator;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 
@@ -32,6 +33,11 @@ public record StoreView(KvStore store) implements ReadView {
     @Override
     public KvIterator scan(byte[] from, byte[] to, boolean descending) {
         return descending ? store.scanDescending(from, to) : store.scan(from, to);
+    }
+
+    @Override
+    public KvCursor cursor(byte[] from, byte[] to, boolean descending) {
+        return descending ? store.cursorDescending(from, to) : store.cursor(from, to);
     }
 
     @Override

@@ -2,6 +2,7 @@ package io.kegdb.sql.txn;
 
 import io.kegdb.engine.Durability;
 import io.kegdb.engine.KeyExistsException;
+import io.kegdb.engine.KvCursor;
 import io.kegdb.engine.KvIterator;
 import io.kegdb.engine.KvStore;
 import io.kegdb.engine.WriteBatch;
@@ -205,5 +206,46 @@ class OverlayTest {
             store.delete(b("missing"), Durability.NO_SYNC);
             store.delete(b("own"), Durability.NO_SYNC);
         }
+    }
+
+    private List<String> cursor(ReadView view, byte[] from, byte[] to, boolean descending) {
+        List<String> out = new ArrayList<>();
+        try (KvCursor c = view.cursor(from, to, descending)) {
+            while (c.next()) {
+                out.add(new String(c.keyArray(), c.keyOffset(), c.keyLength(), StandardCharsets.UTF_8) + "="
+                        + new String(c.valueArray(), c.valueOffset(), c.valueLength(), StandardCharsets.UTF_8));
+            }
+        }
+        return out;
+    }
+
+    /** The cursor merges buffered writes into the store's pairs as the scan does: writes win, deletes hide. */
+    @Test
+    void cursorMergesBufferedWritesAsTheScanDoes() {
+        for (int i = 0; i < 50; i++) {
+            store.put(b("k" + (char) ('A' + i)), b("v" + i), Durability.NO_SYNC);
+        }
+        assertEquals(scan(null, null, false), cursor(overlay, null, null, false), "no writes: the store's cursor");
+        overlay.put(b("b"), b("B1"));
+        overlay.put(b("c"), b("C1"));
+        overlay.delete(b("a"));
+        overlay.delete(b("kC"));
+        overlay.put(b("kD"), b("D1"));
+        overlay.put(b("z"), b("Z1"));
+        overlay.delete(b("nothing"));
+        byte[][][] bounds = {{null, null}, {b("b"), b("kE")}, {b("c"), b("c")}, {b("kC"), b("kD")}, {b("y"), null}};
+        for (byte[][] bound : bounds) {
+            for (boolean descending : new boolean[] {false, true}) {
+                assertEquals(scan(bound[0], bound[1], descending), cursor(overlay, bound[0], bound[1], descending));
+            }
+        }
+        List<String> all = cursor(overlay, null, null, false);
+        assertEquals("b=B1", all.get(0));
+        assertEquals("c=C1", all.get(1));
+        assertFalse(all.contains("kC=v2"));
+        assertTrue(all.contains("kD=D1"));
+        assertEquals("z=Z1", all.get(all.size() - 1));
+        ReadView over = overlay.over(new StoreView(store));
+        assertEquals(all, cursor(over, null, null, false), "the same writes over another view");
     }
 }

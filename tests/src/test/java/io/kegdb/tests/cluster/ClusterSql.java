@@ -11,6 +11,7 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /** What the cluster suites ask of a cluster of `./kegdb node` processes through JDBC. */
@@ -138,5 +139,22 @@ public final class ClusterSql {
                     + applied + ", commit " + commit);
             Thread.sleep(200);
         }
+    }
+
+    /** The rows of SYS.RANGES: ID, START_KEY, END_KEY, GENERATION, REPLICA_VERSION, REPLICAS, LEADER, by ID. */
+    public static List<List<Object>> sysRanges(Connection c) throws SQLException {
+        List<List<Object>> rows = new java.util.ArrayList<>();
+        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM SYS.RANGES ORDER BY ID")) {
+            assertEquals(7, rs.getMetaData().getColumnCount());
+            assertEquals("START_KEY", rs.getMetaData().getColumnName(2));
+            while (rs.next()) {
+                List<Object> row = new java.util.ArrayList<>();
+                for (int i = 1; i <= 7; i++) {
+                    row.add(rs.getObject(i));
+                }
+                rows.add(row);
+            }
+        }
+        return rows;
     }
 }

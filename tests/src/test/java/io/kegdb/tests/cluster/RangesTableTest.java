@@ -56,28 +56,11 @@ class RangesTableTest {
         return c;
     }
 
-    /** The rows of SYS.RANGES: ID, START_KEY, END_KEY, GENERATION, REPLICA_VERSION, REPLICAS, LEADER. */
-    private static List<List<Object>> ranges(Connection c) throws SQLException {
-        List<List<Object>> rows = new ArrayList<>();
-        try (Statement s = c.createStatement(); ResultSet rs = s.executeQuery("SELECT * FROM SYS.RANGES ORDER BY ID")) {
-            assertEquals(7, rs.getMetaData().getColumnCount());
-            assertEquals("START_KEY", rs.getMetaData().getColumnName(2));
-            while (rs.next()) {
-                List<Object> row = new ArrayList<>();
-                for (int i = 1; i <= 7; i++) {
-                    row.add(rs.getObject(i));
-                }
-                rows.add(row);
-            }
-        }
-        return rows;
-    }
-
     /** SYS.RANGES once the first leader wrote the descriptor into the meta range and has a leader. */
     private static List<List<Object>> awaitRanges(Connection c, String notLeader) throws Exception {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
         while (true) {
-            List<List<Object>> rows = ranges(c);
+            List<List<Object>> rows = ClusterSql.sysRanges(c);
             if (rows.size() == 1 && rows.get(0).get(6) != null && !rows.get(0).get(6).equals(notLeader)) {
                 return rows;
             }
