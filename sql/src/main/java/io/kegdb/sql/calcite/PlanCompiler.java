@@ -30,11 +30,12 @@ import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Compiles the Java that Calcite generated for a plan (a {@link Bindable} class) with Janino, as Calcite's
- * {@code EnumerableInterpretable} does, but within the statement's {@link Deadline}. Janino cannot be stopped part way, so the compilation runs on a compiler thread
- * and the statement waits for it only until its deadline (a query timeout or a cancel), then fails with HYT00;
- * an abandoned compilation finishes on its thread (its size is bounded by the plan's, which the planning budget
- * bounds) and its classes, referenced by nothing, are collected. The threads end after
- * {@link #IDLE_SECONDS} without work.
+ * {@code EnumerableInterpretable} does, but within the statement's {@link Deadline}. Janino cannot be stopped
+ * part way, so a statement with a time limit (a query timeout) has its code compiled on a compiler thread and
+ * waits for it only until its deadline (the time limit or a cancel), then fails with HYT00; an abandoned
+ * compilation finishes on its thread (its size is bounded by the plan's, which the planning budget bounds) and
+ * its classes, referenced by nothing, are collected. The threads end after {@link #IDLE_SECONDS} without work.
+ * A statement without a time limit compiles on its own thread, and a cancel stops it when the compilation ends.
  */
 final class PlanCompiler {
 
@@ -96,6 +97,14 @@ final class PlanCompiler {
                         : ArrayBindable.class.getCanonicalName())
                 + " {\n" + classBody + "\n}";
         deadline.check();
+        if (!deadline.hasTimeLimit()) {
+            // No clock to stop at: handing the compile to another thread would only add two thread wake-ups,
+            // about 10 ms a planning on a loaded machine (SeenOnceBench, docs/BENCHMARKS.md). A cancel is seen
+            // when the compile ends.
+            Bindable<?> bindable = onThisThread(className, source, classBody);
+            deadline.check();
+            return bindable;
+        }
         Future<Bindable<?>> compiled = threads.submit(() -> compilation.compile(className, source));
         try {
             while (true) {
@@ -120,6 +129,14 @@ final class PlanCompiler {
                 throw error; // out of memory, stack overflow: as if compiled on this thread
             }
             throw new IllegalStateException(FAILED + classBody, cause);
+        }
+    }
+
+    private Bindable<?> onThisThread(String className, String source, String classBody) {
+        try {
+            return compilation.compile(className, source);
+        } catch (Exception e) {
+            throw new IllegalStateException(FAILED + classBody, e);
         }
     }
 

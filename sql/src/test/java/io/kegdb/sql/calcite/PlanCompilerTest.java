@@ -24,7 +24,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 /**
  * A plan's compilation is bounded by the statement's deadline: a compilation that outlasts it is abandoned (the
  * statement fails with HYT00 while the compilation still runs), finishes on its own thread, and leaves no thread
- * behind. The slow compilation is injected: Janino's, held until the test lets it go.
+ * behind; a cancel stops a statement waiting for its compilation. A statement without a time limit compiles on
+ * its own thread. The slow compilation is injected: Janino's, held until the test lets it go.
  */
 class PlanCompilerTest {
 
@@ -40,6 +41,11 @@ class PlanCompilerTest {
     private CalcitePlanner held;
     /** The deadline of the statement under test: the held compilation lets it pass before it waits to be let go. */
     private volatile Deadline passing;
+    private volatile Thread compiledOn;
+    /** A time limit no test reaches: the statement has a clock, so its compilation goes to a compiler thread. */
+    private static Deadline limited() {
+        return Deadline.after(TimeUnit.HOURS.toNanos(1));
+    }
 
     @BeforeEach
     void open() throws SqlError {
@@ -48,6 +54,7 @@ class PlanCompilerTest {
         threads = PlanCompiler.threads(1, 1);
         PlanCompiler slow = new PlanCompiler(threads, (className, source) -> {
             started.incrementAndGet();
+            compiledOn = Thread.currentThread();
             for (int i = 0; i < 6000 && passing != null && !passing.reached(); i++) {
                 Thread.sleep(10);
             }
@@ -83,7 +90,7 @@ class PlanCompilerTest {
 
     @Test
     void aCancelStopsAStatementWaitingForItsCompilation() throws Exception {
-        Deadline deadline = Deadline.none();
+        Deadline deadline = limited();
         Thread canceller = new Thread(() -> {
             try {
                 if (entered.await(30, TimeUnit.SECONDS)) {
@@ -105,7 +112,7 @@ class PlanCompilerTest {
     void aCompilationQueuedWhenItsStatementGaveUpNeverRuns() throws Exception {
         Thread first = new Thread(() -> {
             try {
-                held.plan(QUERY, schema, Catalog.DEFAULT_SCHEMA, Deadline.none());
+                held.plan(QUERY, schema, Catalog.DEFAULT_SCHEMA, limited());
             } catch (SqlError e) {
                 throw new AssertionError(e);
             }
@@ -113,7 +120,7 @@ class PlanCompilerTest {
         first.start();
         assertTrue(entered.await(30, TimeUnit.SECONDS));
         // The one compiler thread is busy: this statement's compilation waits in the queue until it is cancelled.
-        Deadline second = Deadline.none();
+        Deadline second = limited();
         Thread canceller = new Thread(() -> {
             for (int i = 0; i < 6000 && threads.getQueue().isEmpty(); i++) {
                 try {
@@ -139,10 +146,20 @@ class PlanCompilerTest {
     @Test
     void thePlanOfACompilationInTimeRuns() throws Exception {
         release.countDown();
-        CalcitePlan plan = held.plan(QUERY, schema, Catalog.DEFAULT_SCHEMA, Deadline.none());
+        CalcitePlan plan = held.plan(QUERY, schema, Catalog.DEFAULT_SCHEMA, limited());
         assertNotNull(plan);
         assertEquals(1, finished.get());
+        assertTrue(compiledOn.getName().startsWith("kegdb-plan-compiler-"), compiledOn.getName());
         awaitIdle();
+    }
+
+    @Test
+    void withoutATimeLimitTheStatementsOwnThreadCompiles() throws Exception {
+        release.countDown();
+        assertNotNull(held.plan(QUERY, schema, Catalog.DEFAULT_SCHEMA, Deadline.none()));
+        assertEquals(Thread.currentThread(), compiledOn, "no hand-off to a compiler thread");
+        assertEquals(1, finished.get());
+        assertEquals(0, threads.getPoolSize(), "no compiler thread was started");
     }
 
     /** The compiler threads finish what they run and then end (their idle time is one second here). */
