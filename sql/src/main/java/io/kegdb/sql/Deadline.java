@@ -38,6 +38,11 @@ public final class Deadline {
         cancelled = true;
     }
 
+    /** Whether a time limit was set (a query timeout); without one only {@link #cancel()} stops the statement. */
+    public boolean hasTimeLimit() {
+        return endNanos != 0;
+    }
+
     /** True once cancelled or past the time limit. */
     public boolean reached() {
         return cancelled || (endNanos != 0 && System.nanoTime() - endNanos >= 0);

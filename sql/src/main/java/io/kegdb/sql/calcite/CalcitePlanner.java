@@ -8,7 +8,9 @@ import io.kegdb.sql.plan.SqlErrors;
 import io.kegdb.sql.plan.StatementFailure;
 import io.kegdb.sql.stats.PlanningTimes;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
-import org.apache.calcite.adapter.enumerable.EnumerableInterpretable;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.linq4j.tree.ClassDeclaration;
+import org.apache.calcite.linq4j.tree.Expressions;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -62,7 +64,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
-import java.util.function.Consumer;
 
 /**
  * Plans a statement with Calcite: parse, validate, convert to relational algebra, push key conditions,
@@ -76,10 +77,16 @@ public final class CalcitePlanner {
 
     private final JavaTypeFactory typeFactory = new KegTypeFactory();
     private final PlanningTimes times;
+    private final PlanCompiler compiler;
 
     /** @param times where each planning's phases are added up */
     public CalcitePlanner(PlanningTimes times) {
+        this(times, PlanCompiler.JANINO);
+    }
+
+    CalcitePlanner(PlanningTimes times, PlanCompiler compiler) {
         this.times = times;
+        this.compiler = compiler;
     }
 
     JavaTypeFactory typeFactory() {
@@ -275,15 +282,13 @@ public final class CalcitePlanner {
         best = ExactSums.apply(DecimalQuotients.apply(CaseBranchFlags.apply(best)));
         deadline.check();
         Map<String, Object> stash = new HashMap<>();
-        Bindable<?> bindable;
-        // Calcite hands the generated Java to this hook just before compiling it.
-        Hook.Closeable generated = Hook.JAVA_PLAN.addThread((Consumer<String>) code -> phases.mark("generate"));
-        try {
-            bindable = EnumerableInterpretable.toBindable(stash, null, (EnumerableRel) best,
-                    EnumerableRel.Prefer.ARRAY);
-        } finally {
-            generated.close();
-        }
+        ClassDeclaration generated = new EnumerableRelImplementor(cluster.getRexBuilder(), stash)
+                .implementRoot((EnumerableRel) best, EnumerableRel.Prefer.ARRAY);
+        String classBody = Expressions.toString(generated.memberDeclarations, "\n", false);
+        Hook.JAVA_PLAN.run(classBody); // as Calcite's own compilation announces the code it compiles
+        phases.mark("generate");
+        Bindable<?> bindable = compiler.compile(generated.name, classBody, best.getRowType().getFieldCount(),
+                deadline);
         phases.mark("compile");
         deadline.check();
         String explain = RelOptUtil.toString(best);

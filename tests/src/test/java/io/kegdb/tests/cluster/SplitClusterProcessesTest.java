@@ -9,8 +9,7 @@ import io.kegdb.raft.RaftStatus;
 import io.kegdb.raft.range.MetaKeys;
 import io.kegdb.raft.range.RangeDescriptor;
 import io.kegdb.raft.range.SplitCommand;
-import io.kegdb.sql.catalog.Catalog;
-import io.kegdb.sql.catalog.TableDef;
+import io.kegdb.sql.StoredTable;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -90,7 +89,7 @@ class SplitClusterProcessesTest {
         insert(sql, 1, 300);
         TreeMap<Long, String> rows = expected(1, 300);
         KvStore meta = groupClient(GROUP);
-        TableDef table = Catalog.open(meta, true).snapshot().find("PUBLIC", "T");
+        StoredTable table = StoredTable.find(meta, "T");
         assertEquals(1, awaitRanges(meta, 1).size(), "one range before any split");
 
         // by hand, at a key value of the table: its store key is made by the SQL key encoding
@@ -185,7 +184,7 @@ class SplitClusterProcessesTest {
      * Every row exactly once and unchanged: read range by range through the cluster's store (each range's span
      * routed to that range's group, which refuses any key outside its bounds), and by SQL over all of them.
      */
-    private static void checkRows(Connection sql, KvStore store, TableDef table, TreeMap<Long, String> rows,
+    private static void checkRows(Connection sql, KvStore store, StoredTable table, TreeMap<Long, String> rows,
                                   List<RangeDescriptor> ranges) throws Exception {
         Map<Long, String> found = new TreeMap<>();
         for (RangeDescriptor d : ranges) {
