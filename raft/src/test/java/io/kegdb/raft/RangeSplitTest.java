@@ -14,7 +14,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -23,6 +22,15 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
+import static io.kegdb.raft.TwoTableRange.AT;
+import static io.kegdb.raft.TwoTableRange.NAME;
+import static io.kegdb.raft.TwoTableRange.catalogEntry;
+import static io.kegdb.raft.TwoTableRange.RIGHT;
+import static io.kegdb.raft.TwoTableRange.ROWS;
+import static io.kegdb.raft.TwoTableRange.key;
+import static io.kegdb.raft.TwoTableRange.keyspace;
+import static io.kegdb.raft.TwoTableRange.rows;
+import static io.kegdb.raft.TwoTableRange.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -39,11 +47,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 @Timeout(value = 240, unit = TimeUnit.SECONDS)
 class RangeSplitTest {
 
-    private static final String NAME = "kg";
-    private static final String RIGHT = "kg_r2";
-    private static final int ROWS = 50;
-    private static final byte[] AT = keyspace(9);
-
     @TempDir
     Path dir;
 
@@ -53,23 +56,6 @@ class RangeSplitTest {
     @AfterEach
     void stop() {
         hosts.stream().filter(h -> h != null).forEach(RangeHost::close);
-    }
-
-    private static byte[] keyspace(int id) {
-        return ByteBuffer.allocate(4).putInt(id).array();
-    }
-
-    private static byte[] key(int table, int n) {
-        return ByteBuffer.allocate(8).putInt(table).putInt(n).array();
-    }
-
-    private static byte[] value(int table, int n) {
-        return ("t" + table + "-" + n).getBytes(java.nio.charset.StandardCharsets.UTF_8);
-    }
-
-    /** The catalog version entry at {@code version}, as the SQL layer writes it. */
-    private static byte[] entry(long version) {
-        return ByteBuffer.allocate(12).putLong(version).putInt(20).array();
     }
 
     private String peers() {
@@ -105,12 +91,8 @@ class RangeSplitTest {
         }
         RangeHost leader = leaderOf(NAME);
         KvStore store = leader.store(NAME);
-        store.put(CatalogFence.VERSION_KEY, entry(3), Durability.SYNC);
-        WriteBatch rows = new WriteBatch();
-        for (int n = 0; n < ROWS; n++) {
-            rows.put(key(5, n), value(5, n)).put(key(9, n), value(9, n));
-        }
-        store.write(rows, Durability.SYNC);
+        store.put(CatalogFence.VERSION_KEY, catalogEntry(3), Durability.SYNC);
+        store.write(rows(), Durability.SYNC);
         return leader;
     }
 
@@ -192,21 +174,21 @@ class RangeSplitTest {
         KvStore right = leaderOf(RIGHT).store(RIGHT);
         // the fence the split copied: the catalog at version 3
         WriteConflictException stale = assertThrows(WriteConflictException.class, () -> right.write(new WriteBatch()
-                .put(key(9, 600), value(9, 600)).expect(CatalogFence.VERSION_KEY, entry(2)), Durability.SYNC));
+                .put(key(9, 600), value(9, 600)).expect(CatalogFence.VERSION_KEY, catalogEntry(2)), Durability.SYNC));
         assertArrayEquals(CatalogFence.VERSION_KEY, stale.key());
-        right.write(new WriteBatch().put(key(9, 601), value(9, 601)).expect(CatalogFence.VERSION_KEY, entry(3)),
+        right.write(new WriteBatch().put(key(9, 601), value(9, 601)).expect(CatalogFence.VERSION_KEY, catalogEntry(3)),
                 Durability.SYNC);
 
         // a DROP of table 9 at version 4 in range 1 (as the SQL catalog writes it): range 2's fence follows
         // and deletes the table's pairs there, a write planned on version 3 included
-        leaderOf(NAME).store(NAME).write(new WriteBatch().put(CatalogFence.VERSION_KEY, entry(4))
+        leaderOf(NAME).store(NAME).write(new WriteBatch().put(CatalogFence.VERSION_KEY, catalogEntry(4))
                 .put(CatalogFence.dropKey(4), CatalogFence.encodeSpan(keyspace(9), keyspace(10))), Durability.SYNC);
         for (RangeHost h : hosts) {
             awaitValue(h.store(RIGHT), key(9, 601), null);
             assertNull(h.store(RIGHT).get(key(9, 1)));
         }
         assertThrows(WriteConflictException.class, () -> right.write(new WriteBatch()
-                .put(key(9, 602), value(9, 602)).expect(CatalogFence.VERSION_KEY, entry(3)), Durability.SYNC));
+                .put(key(9, 602), value(9, 602)).expect(CatalogFence.VERSION_KEY, catalogEntry(3)), Durability.SYNC));
         assertArrayEquals(value(5, 1), leader.store(NAME).get(key(5, 1)), "range 1's own tables untouched");
     }
 

@@ -16,6 +16,7 @@ import io.kegdb.raft.PeerList;
 import io.kegdb.raft.RangeHost;
 import io.kegdb.raft.RangeStatus;
 import io.kegdb.raft.ReadConsistency;
+import io.kegdb.raft.TwoTableRange;
 import io.kegdb.raft.TestCluster;
 import io.kegdb.raft.range.CatalogFence;
 import io.kegdb.raft.range.RangeDescriptor;
@@ -25,8 +26,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -34,6 +33,15 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
+import static io.kegdb.raft.TwoTableRange.AT;
+import static io.kegdb.raft.TwoTableRange.NAME;
+import static io.kegdb.raft.TwoTableRange.catalogEntry;
+import static io.kegdb.raft.TwoTableRange.RIGHT;
+import static io.kegdb.raft.TwoTableRange.ROWS;
+import static io.kegdb.raft.TwoTableRange.key;
+import static io.kegdb.raft.TwoTableRange.keyspace;
+import static io.kegdb.raft.TwoTableRange.rows;
+import static io.kegdb.raft.TwoTableRange.value;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -48,11 +56,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  */
 @Timeout(value = 180, unit = TimeUnit.SECONDS)
 class RangedStoreTest {
-
-    private static final String NAME = "kg";
-    private static final String RIGHT = "kg_r2";
-    private static final int ROWS = 50;
-    private static final byte[] AT = keyspace(9);
 
     @TempDir
     Path dir;
@@ -137,27 +140,7 @@ class RangedStoreTest {
         return store;
     }
 
-    private static byte[] keyspace(int id) {
-        return ByteBuffer.allocate(4).putInt(id).array();
-    }
-
-    private static byte[] key(int table, int n) {
-        return ByteBuffer.allocate(8).putInt(table).putInt(n).array();
-    }
-
-    private static byte[] value(int table, int n) {
-        return ("t" + table + "-" + n).getBytes(StandardCharsets.UTF_8);
-    }
-
-    private static WriteBatch rows() {
-        WriteBatch rows = new WriteBatch();
-        for (int n = 0; n < ROWS; n++) {
-            rows.put(key(5, n), value(5, n)).put(key(9, n), value(9, n));
-        }
-        return rows;
-    }
-
-    /** Splits range 1 at {@link #AT} (table 9's keyspace) and waits until range 2 has a leader. */
+    /** Splits range 1 at {@link TwoTableRange#AT} (table 9's keyspace) and waits until range 2 has a leader. */
     private void split() throws Exception {
         leaderOf(NAME).split(NAME, AT);
         for (RangeHost h : hosts) {
@@ -324,7 +307,7 @@ class RangedStoreTest {
         Counting[] t = new Counting[1];
         KvStore store = client(t, true);
         store.write(rows(), Durability.SYNC);
-        store.put(CatalogFence.VERSION_KEY, ByteBuffer.allocate(12).putLong(3).putInt(20).array(), Durability.SYNC);
+        store.put(CatalogFence.VERSION_KEY, catalogEntry(3), Durability.SYNC);
         split();
 
         store.put(key(9, 500), value(9, 500), Durability.SYNC);
@@ -336,7 +319,7 @@ class RangedStoreTest {
 
         // the catalog precondition every SQL write carries goes with the range of the batch's keys
         store.write(new WriteBatch().put(key(9, 501), value(9, 501))
-                .expect(CatalogFence.VERSION_KEY, ByteBuffer.allocate(12).putLong(3).putInt(20).array()),
+                .expect(CatalogFence.VERSION_KEY, catalogEntry(3)),
                 Durability.SYNC);
         assertArrayEquals(value(9, 501), store.get(key(9, 501)));
 
