@@ -504,26 +504,32 @@ record StoredAggregate(Kind kind, int column) {
                 best[group] = row.value();
                 return;
             }
-            int c = type.valuesCompareStored()
-                    ? type.compareValues(row.valueArray(), row.valueOffset(), row.valueLength(), b, 0, b.length)
-                    : compare(row.value(), b);
+            int c = compare(row.valueArray(), row.valueOffset(), row.valueLength(), b);
             if (max ? c > 0 : c < 0) {
                 best[group] = row.value();
             }
         }
 
-        private int compare(byte[] a, byte[] b) {
+        /**
+         * Compares the row's stored value {@code a[offset, offset + length)}, read in place, with the kept one:
+         * only a new best is copied. DOUBLE as numbers (0.0 equals -0.0), DECIMAL by unscaled number (one
+         * column's values share its scale), BOOLEAN by its byte (FALSE 0, TRUE 1).
+         */
+        private int compare(byte[] a, int offset, int length, byte[] b) {
+            if (type.valuesCompareStored()) {
+                return type.compareValues(a, offset, length, b, 0, b.length);
+            }
             return switch (type) {
                 case DOUBLE -> {
-                    double x = ColumnType.storedDouble(a);
+                    double x = ColumnType.storedDouble(a, offset);
                     double y = ColumnType.storedDouble(b);
                     yield x < y ? -1 : x > y ? 1 : x == y ? 0 : Double.compare(x, y);
                 }
-                case DECIMAL -> ColumnType.unscaledFitsLong(a) && ColumnType.unscaledFitsLong(b)
-                        ? Long.compare(ColumnType.storedUnscaled(a), ColumnType.storedUnscaled(b))
-                        : ColumnType.storedUnscaledBig(a).compareTo(ColumnType.storedUnscaledBig(b));
-                case BOOLEAN -> Integer.compare(a[1], b[1]);
-                default -> type.compareValues(a, b);
+                case DECIMAL -> length <= 1 + Long.BYTES && ColumnType.unscaledFitsLong(b)
+                        ? Long.compare(ColumnType.storedUnscaled(a, offset, length), ColumnType.storedUnscaled(b))
+                        : new BigInteger(a, offset + 1, length - 1).compareTo(ColumnType.storedUnscaledBig(b));
+                case BOOLEAN -> Integer.compare(a[offset + 1], b[1]);
+                default -> throw new IllegalStateException("no MIN/MAX of " + type);
             };
         }
 

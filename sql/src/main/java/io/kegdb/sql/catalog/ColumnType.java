@@ -487,9 +487,14 @@ public enum ColumnType {
 
     /** A non-NULL stored DECIMAL value's unscaled number (its two's complement bytes), which fits a long. */
     public static long storedUnscaled(byte[] stored) {
-        long v = stored[1]; // sign-extended
-        for (int i = 2; i < stored.length; i++) {
-            v = (v << 8) | (stored[i] & 0xFF);
+        return storedUnscaled(stored, 0, stored.length);
+    }
+
+    /** {@link #storedUnscaled(byte[])} of the stored value {@code a[offset, offset + length)}, read in place. */
+    public static long storedUnscaled(byte[] a, int offset, int length) {
+        long v = a[offset + 1]; // sign-extended
+        for (int i = offset + 2; i < offset + length; i++) {
+            v = (v << 8) | (a[i] & 0xFF);
         }
         return v;
     }
