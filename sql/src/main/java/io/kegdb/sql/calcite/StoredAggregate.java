@@ -525,9 +525,9 @@ record StoredAggregate(Kind kind, int column) {
                     double y = ColumnType.storedDouble(b);
                     yield x < y ? -1 : x > y ? 1 : x == y ? 0 : Double.compare(x, y);
                 }
-                case DECIMAL -> length <= 1 + Long.BYTES && ColumnType.unscaledFitsLong(b)
+                case DECIMAL -> ColumnType.unscaledFitsLong(length) && ColumnType.unscaledFitsLong(b)
                         ? Long.compare(ColumnType.storedUnscaled(a, offset, length), ColumnType.storedUnscaled(b))
-                        : new BigInteger(a, offset + 1, length - 1).compareTo(ColumnType.storedUnscaledBig(b));
+                        : ColumnType.storedUnscaledBig(a, offset, length).compareTo(ColumnType.storedUnscaledBig(b));
                 case BOOLEAN -> Integer.compare(a[offset + 1], b[1]);
                 default -> throw new IllegalStateException("no MIN/MAX of " + type);
             };

@@ -482,7 +482,12 @@ public enum ColumnType {
 
     /** Whether a non-NULL stored DECIMAL value's unscaled number fits a long ({@link #storedUnscaled}). */
     public static boolean unscaledFitsLong(byte[] stored) {
-        return stored.length <= 1 + Long.BYTES;
+        return unscaledFitsLong(stored.length);
+    }
+
+    /** {@link #unscaledFitsLong(byte[])} of a stored value {@code length} bytes long. */
+    public static boolean unscaledFitsLong(int length) {
+        return length <= 1 + Long.BYTES;
     }
 
     /** A non-NULL stored DECIMAL value's unscaled number (its two's complement bytes), which fits a long. */
@@ -501,7 +506,12 @@ public enum ColumnType {
 
     /** A non-NULL stored DECIMAL value's unscaled number, of any size. */
     public static BigInteger storedUnscaledBig(byte[] stored) {
-        return new BigInteger(stored, 1, stored.length - 1);
+        return storedUnscaledBig(stored, 0, stored.length);
+    }
+
+    /** {@link #storedUnscaledBig(byte[])} of the stored value {@code a[offset, offset + length)}, read in place. */
+    public static BigInteger storedUnscaledBig(byte[] a, int offset, int length) {
+        return new BigInteger(a, offset + 1, length - 1);
     }
 
     static byte[] longBytes(long v) {
